@@ -1,0 +1,139 @@
+/**
+ * Runs the real Codex CLI (`@openai/codex`, pinned in package.json) the way a user would:
+ * `codex exec --skip-git-repo-check` in a fresh git work tree, with a fresh CODEX_HOME whose
+ * config.toml points Codex at the address under test. Test-only.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const CODEX_BIN = path.resolve('node_modules/.bin/codex');
+
+export interface CodexRunOptions {
+  prompt: string;
+  /**
+   * `custom`: a `[model_providers.companion]` with `wire_api = "responses"` and an `env_key`
+   * (Codex then uses plain HTTP + SSE). `builtin`: the built-in provider with `openai_base_url`
+   * and an API key in auth.json (Codex then tries its WebSocket transport first).
+   */
+  provider?: 'custom' | 'builtin';
+  /** Where Codex sends model requests, e.g. `http://127.0.0.1:8642/v1`. Omit when `config` says it all. */
+  baseUrl?: string;
+  model?: string;
+  /** Extra top-level TOML keys (before any table). */
+  topLevel?: string;
+  /** Extra TOML tables, appended at the end. */
+  tables?: string;
+  /** Replaces the whole generated config.toml. */
+  config?: string;
+  /** Extra `codex exec` arguments (before the prompt). */
+  args?: string[];
+  env?: Record<string, string>;
+  apiKey?: string;
+  /** A hand-made auth.json (e.g. a fake ChatGPT login). */
+  authJson?: unknown;
+  timeoutMs?: number;
+  /** Launch something else in Codex's place (e.g. `codex-devtools run -- codex …`); gets the same env and cwd. */
+  command?: { file: string; args: string[] };
+}
+
+export interface CodexRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  /** The `tokens used` figure Codex printed, or null when it printed none. */
+  tokensUsed: number | null;
+  codexHome: string;
+  workDir: string;
+  root: string;
+  configToml: string;
+  cleanup(): void;
+}
+
+export const TEST_API_KEY = 'sk-test-codexdevtools-0123456789abcdef';
+
+/** `tokens used\n1,956` → 1956. */
+export function parseTokensUsed(output: string): number | null {
+  const m = /tokens used\s*\n\s*([\d,]+)/.exec(output);
+  return m ? Number(m[1].replace(/,/g, '')) : null;
+}
+
+export function codexConfig(opts: CodexRunOptions): string {
+  if (opts.config !== undefined) return opts.config;
+  const model = opts.model ?? 'gpt-5-codex';
+  const top = opts.topLevel ? opts.topLevel.trim() + '\n' : '';
+  if ((opts.provider ?? 'custom') === 'builtin') {
+    return `model = "${model}"\n${opts.baseUrl ? `openai_base_url = "${opts.baseUrl}"\n` : ''}${top}${opts.tables ?? ''}`;
+  }
+  return (
+    [
+      `model = "${model}"`,
+      `model_provider = "companion"`,
+      top.trimEnd(),
+      `[model_providers.companion]`,
+      `name = "companion"`,
+      `base_url = "${opts.baseUrl}"`,
+      `wire_api = "responses"`,
+      `env_key = "CODEX_DEVTOOLS_TEST_KEY"`,
+      `stream_max_retries = 1`,
+      `request_max_retries = 1`,
+      opts.tables ?? '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n') + '\n'
+  );
+}
+
+export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-devtools-e2e-'));
+  const codexHome = path.join(root, 'codex-home');
+  const workDir = path.join(root, 'work');
+  fs.mkdirSync(codexHome);
+  fs.mkdirSync(workDir);
+  execFileSync('git', ['init', '-q'], { cwd: workDir });
+  const configToml = codexConfig(opts);
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), configToml);
+  const apiKey = opts.apiKey ?? TEST_API_KEY;
+  if (opts.authJson !== undefined) {
+    fs.writeFileSync(path.join(codexHome, 'auth.json'), JSON.stringify(opts.authJson), { mode: 0o600 });
+  } else if ((opts.provider ?? 'custom') === 'builtin') {
+    fs.writeFileSync(path.join(codexHome, 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: apiKey }), { mode: 0o600 });
+  }
+  const file = opts.command?.file ?? CODEX_BIN;
+  const args = opts.command?.args ?? ['exec', '--skip-git-repo-check', ...(opts.args ?? []), opts.prompt];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CODEX_HOME: codexHome,
+    CODEX_DEVTOOLS_TEST_KEY: apiKey,
+    // Keep Codex off the network and away from the developer's own settings.
+    OPENAI_API_KEY: '',
+    NO_COLOR: '1',
+    RUST_LOG: process.env.CODEX_TEST_RUST_LOG ?? '',
+    ...opts.env,
+  };
+  const child = spawn(file, args, { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const exitCode = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+  return {
+    exitCode,
+    stdout,
+    stderr,
+    tokensUsed: parseTokensUsed(stdout + '\n' + stderr),
+    codexHome,
+    workDir,
+    root,
+    configToml,
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
