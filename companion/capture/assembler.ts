@@ -1,0 +1,162 @@
+/**
+ * @module Response assembly: the stream of Responses events in, the output items, terminal state,
+ * usage and error out. Mirrors what Codex reacts to (codex-protocol.md §3.2): `output_item.done`
+ * is authoritative per item, the terminal event's `output` is authoritative for the response.
+ */
+import type { ExchangeError, OutputItem } from '../protocol/exchange';
+import type { Usage } from '../protocol/usage';
+import { parseUsage } from './usage';
+
+export type Terminal = 'completed' | 'incomplete' | 'failed' | null;
+
+type Json = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export class ResponseAssembler {
+  responseId: string | null = null;
+  model: string | null = null;
+  terminal: Terminal = null;
+  usage: Usage | null = null;
+  error: ExchangeError | null = null;
+  /** Items by `output_index`, as built from added/delta/done events. */
+  private readonly items = new Map<number, Json>();
+  private finalOutput: OutputItem[] | null = null;
+  /** Reported by `codex.rate_limits` messages (WebSocket transport). */
+  rateLimitEvents: Json[] = [];
+
+  /** Applies one event's parsed data. Unknown types are kept in the event log only. */
+  apply(type: string, data: unknown): void {
+    if (!isObj(data)) return;
+    switch (type) {
+      case 'response.created':
+      case 'response.in_progress':
+      case 'response.queued':
+        this.noteResponse(data.response);
+        return;
+      case 'response.output_item.added':
+      case 'response.output_item.done':
+        if (isObj(data.item)) this.items.set(this.index(data), { ...data.item });
+        return;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        return this.appendContent(data, type === 'response.refusal.delta' ? 'refusal' : 'output_text');
+      case 'response.reasoning_summary_text.delta':
+        return this.appendSummary(data);
+      case 'response.reasoning_text.delta':
+        return this.appendReasoningText(data);
+      case 'response.function_call_arguments.delta':
+        return this.appendField(data, 'arguments');
+      case 'response.custom_tool_call_input.delta':
+        return this.appendField(data, 'input');
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed':
+        return this.finish(type, data);
+      case 'error':
+        this.error = {
+          code: 'error_event',
+          message: str(data.message) ?? str((data.error as Json | undefined)?.message) ?? 'the upstream sent an error event',
+          upstreamCode: str(data.code) ?? str((data.error as Json | undefined)?.code) ?? str((data.error as Json | undefined)?.type),
+        };
+        return;
+      case 'codex.rate_limits':
+        this.rateLimitEvents.push(data);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The output as Codex ends up with it: the terminal event's list when it has one, else what streamed. */
+  output(): OutputItem[] {
+    if (this.finalOutput && this.finalOutput.length > 0) return this.finalOutput;
+    return [...this.items.entries()].sort((a, b) => a[0] - b[0]).map(([, item]) => item as OutputItem);
+  }
+
+  /** The assistant's text so far (for previews and live progress). */
+  text(): string {
+    let out = '';
+    for (const item of this.output()) {
+      if (item.type !== 'message' || !Array.isArray(item.content)) continue;
+      for (const part of item.content as unknown[]) if (isObj(part) && typeof part.text === 'string') out += part.text;
+    }
+    return out;
+  }
+
+  private index(data: Json): number {
+    return typeof data.output_index === 'number' ? data.output_index : this.items.size;
+  }
+
+  private noteResponse(r: unknown): void {
+    if (!isObj(r)) return;
+    this.responseId = str(r.id) ?? this.responseId;
+    this.model = str(r.model) ?? this.model;
+  }
+
+  /** Finds the item an event refers to, by `output_index` or else by `item_id`. */
+  private target(data: Json): Json | undefined {
+    if (typeof data.output_index === 'number') return this.items.get(data.output_index);
+    const id = str(data.item_id);
+    if (id) for (const item of this.items.values()) if (item.id === id) return item;
+    return undefined;
+  }
+
+  private appendContent(data: Json, partType: 'output_text' | 'refusal'): void {
+    const item = this.target(data);
+    if (!item) return;
+    const content = Array.isArray(item.content) ? (item.content as Json[]) : (item.content = []);
+    const ci = typeof data.content_index === 'number' ? data.content_index : 0;
+    const key = partType === 'refusal' ? 'refusal' : 'text';
+    const part = (content[ci] ??=
+      partType === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [] });
+    part[key] = String(part[key] ?? '') + String(data.delta ?? '');
+  }
+
+  private appendSummary(data: Json): void {
+    const item = this.target(data);
+    if (!item) return;
+    const summary = Array.isArray(item.summary) ? (item.summary as Json[]) : (item.summary = []);
+    const si = typeof data.summary_index === 'number' ? data.summary_index : 0;
+    const part = (summary[si] ??= { type: 'summary_text', text: '' });
+    part.text = String(part.text ?? '') + String(data.delta ?? '');
+  }
+
+  private appendReasoningText(data: Json): void {
+    const item = this.target(data);
+    if (!item) return;
+    const content = Array.isArray(item.content) ? (item.content as Json[]) : (item.content = []);
+    const ci = typeof data.content_index === 'number' ? data.content_index : 0;
+    const part = (content[ci] ??= { type: 'reasoning_text', text: '' });
+    part.text = String(part.text ?? '') + String(data.delta ?? '');
+  }
+
+  private appendField(data: Json, field: 'arguments' | 'input'): void {
+    const item = this.target(data);
+    if (item) item[field] = String(item[field] ?? '') + String(data.delta ?? '');
+  }
+
+  private finish(type: string, data: Json): void {
+    const r = isObj(data.response) ? data.response : {};
+    this.noteResponse(r);
+    this.terminal = type === 'response.completed' ? 'completed' : type === 'response.incomplete' ? 'incomplete' : 'failed';
+    if (Array.isArray(r.output)) this.finalOutput = r.output.filter(isObj).map((i) => ({ ...i }) as OutputItem);
+    this.usage = parseUsage(r.usage);
+    if (this.terminal === 'failed') {
+      const e = isObj(r.error) ? r.error : {};
+      this.error = {
+        code: 'response_failed',
+        message: str(e.message) ?? 'the upstream reported response.failed',
+        upstreamCode: str(e.code) ?? str(e.type),
+      };
+    } else if (this.terminal === 'incomplete') {
+      const reason = isObj(r.incomplete_details) ? str(r.incomplete_details.reason) : null;
+      this.error = {
+        code: 'response_incomplete',
+        message: `Incomplete response returned, reason: ${reason ?? 'unknown'}`,
+        upstreamCode: reason,
+      };
+    }
+  }
+}

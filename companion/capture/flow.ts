@@ -1,0 +1,402 @@
+/**
+ * @module The capture flow of one forwarded request: what Codex sent, what came back (parsed as
+ * it streams), how it ended. The forward path feeds it; addons read it; `toRecord()` freezes it
+ * into the protocol's `ExchangeRecord`.
+ */
+import type {
+  ExchangeError,
+  ExchangeKind,
+  ExchangeRecord,
+  ExchangeStatus,
+  ExchangeSummary,
+  Route,
+  StreamEvent,
+  Transport,
+} from '../protocol/exchange';
+import type { Identity } from '../protocol/identity';
+import type { RateLimits } from '../protocol/ratelimits';
+import { redactHeaders, redactQuery, redactUrl, type HeaderPairs } from '../proxy/headers';
+import { createStreamDecoder, decodeBody, parseEncoding, type StreamDecoder } from '../proxy/decode';
+import { describeError } from '../lib/log';
+import type { AddonManager } from './addons';
+import { ResponseAssembler } from './assembler';
+import { extractIdentity } from './identity';
+import { parseRateLimitEvent, parseRateLimitHeaders } from './ratelimits';
+import { SseDecoder } from './sse';
+
+export interface FlowInit {
+  id: string;
+  transport: Transport;
+  method: string;
+  /** Path as Codex requested it, e.g. `/v1/responses`. */
+  path: string;
+  query: string;
+  upstreamUrl: string | null;
+  requestHeaders: HeaderPairs;
+  route: Route;
+  startedAt?: number;
+  /** Largest body (request or non-streamed response) decoded for capture. */
+  maxCaptureBytes: number;
+}
+
+const PREVIEW_CHARS = 160;
+
+/** Responses API requests are model exchanges; everything else forwarded is `other`. */
+export function isModelPath(method: string, path: string): boolean {
+  return method === 'POST' && /\/responses(\/compact)?$/.test(path);
+}
+
+export class ExchangeFlow {
+  readonly id: string;
+  readonly kind: ExchangeKind;
+  readonly transport: Transport;
+  readonly startedAt: number;
+  firstByteAt: number | null = null;
+  endedAt: number | null = null;
+  status: ExchangeStatus = 'streaming';
+  error: ExchangeError | null = null;
+  identity: Identity;
+  route: Route;
+  readonly captureErrors: string[] = [];
+  captureComplete = true;
+  rateLimits: RateLimits | null = null;
+
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  upstreamUrl: string | null;
+  readonly requestHeaders: Record<string, string>;
+  private readonly rawRequestHeaders: Map<string, string>;
+  requestBytes: number | null = null;
+  requestEncoding: string | null = null;
+  requestBody: unknown = undefined;
+  requestBodyNote: string | null = null;
+  websocketMessage: unknown = undefined;
+
+  responseStatus: number | null = null;
+  responseHeaders: Record<string, string> = {};
+  responseBytes = 0;
+  readonly events: StreamEvent[] = [];
+  readonly assembler = new ResponseAssembler();
+  private responseBody: unknown = undefined;
+  private responseBodyNote: string | null = null;
+  private bodyParts: Uint8Array[] = [];
+  private bodyPartsBytes = 0;
+  private isSse = false;
+  private sse: SseDecoder | null = null;
+  private decoder: StreamDecoder | null = null;
+  private readonly maxCaptureBytes: number;
+  /** Set when the flow ended: later hooks are ignored, so a flow ends exactly once. */
+  private ended = false;
+
+  constructor(
+    init: FlowInit,
+    private readonly addons: AddonManager,
+  ) {
+    this.id = init.id;
+    this.transport = init.transport;
+    this.method = init.method;
+    this.path = init.path;
+    this.query = redactQuery(init.query);
+    this.upstreamUrl = init.upstreamUrl ? redactUrl(init.upstreamUrl) : null;
+    this.kind = isModelPath(init.method, init.path) || init.transport === 'websocket' ? 'model' : 'other';
+    this.startedAt = init.startedAt ?? Date.now();
+    this.route = init.route;
+    this.maxCaptureBytes = init.maxCaptureBytes;
+    this.rawRequestHeaders = new Map(init.requestHeaders);
+    this.requestHeaders = redactHeaders(init.requestHeaders);
+    this.identity = extractIdentity((n) => this.rawRequestHeaders.get(n) ?? null, undefined, this.kind === 'model');
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Records the request body as Codex sent it, decoded for capture, and derives identity. */
+  setRequestBody(raw: Uint8Array | null, opts: { decodedJson?: unknown } = {}): void {
+    this.requestBytes = raw ? raw.byteLength : 0;
+    const encodingHeader = this.rawRequestHeaders.get('content-encoding') ?? null;
+    this.requestEncoding = encodingHeader;
+    if (opts.decodedJson !== undefined) {
+      this.requestBody = opts.decodedJson;
+    } else if (raw && raw.byteLength > 0) {
+      this.requestBody = this.decodeJson(raw, encodingHeader, (note) => (this.requestBodyNote = note));
+    }
+    this.identity = extractIdentity((n) => this.rawRequestHeaders.get(n) ?? null, this.requestBody, this.kind === 'model');
+    if (this.route.modelRequested === null)
+      this.route = { ...this.route, modelRequested: this.identity.model, modelSent: this.route.modelSent ?? this.identity.model };
+    this.addons.triggerSync('request', this);
+  }
+
+  private decodeJson(raw: Uint8Array, encodingHeader: string | null, note: (n: string) => void): unknown {
+    const encoding = parseEncoding(encodingHeader);
+    if (!encoding) {
+      note(`not decoded: unsupported content-encoding ${JSON.stringify(encodingHeader)}`);
+      return undefined;
+    }
+    if (raw.byteLength > this.maxCaptureBytes) {
+      note(`not captured: ${raw.byteLength} bytes exceed the capture limit of ${this.maxCaptureBytes}`);
+      return undefined;
+    }
+    let plain: Uint8Array;
+    try {
+      plain = decodeBody(raw, encoding);
+    } catch (err) {
+      note(`not decoded: corrupt ${encoding} body (${describeError(err)})`);
+      this.captureErrors.push(`request body: corrupt ${encoding} data`);
+      return undefined;
+    }
+    const text = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('utf8');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      note(encoding === 'identity' ? 'not JSON; kept as text' : `decoded from ${encoding}; not JSON; kept as text`);
+      return text.length > 64 * 1024 ? text.slice(0, 64 * 1024) + '…' : text;
+    }
+  }
+
+  /** The upstream answered: status and headers. */
+  setResponseHead(status: number, headers: HeaderPairs): void {
+    if (this.ended) return;
+    this.firstByteAt ??= Date.now();
+    this.responseStatus = status;
+    this.responseHeaders = redactHeaders(headers);
+    const map = new Map(headers);
+    const contentType = map.get('content-type') ?? '';
+    this.isSse = contentType.toLowerCase().includes('text/event-stream');
+    this.rateLimits = parseRateLimitHeaders([...map.keys()], (n) => map.get(n) ?? null, Date.now());
+    const encoding = parseEncoding(map.get('content-encoding') ?? null);
+    if (this.isSse) {
+      this.sse = new SseDecoder({
+        onEvent: (e) => this.onSseEvent(e.event, e.data, e.unterminated),
+        onError: (m) => this.captureErrors.push(`sse: ${m}`),
+      });
+    }
+    if (!encoding) {
+      this.captureErrors.push(`response body not decoded: unsupported content-encoding ${JSON.stringify(map.get('content-encoding'))}`);
+      this.captureComplete = false;
+    } else {
+      this.decoder = createStreamDecoder(
+        encoding,
+        (b) => this.onPlainBytes(b),
+        (e) => {
+          this.captureErrors.push(`response body: corrupt ${encoding} data (${describeError(e)})`);
+          this.captureComplete = false;
+        },
+      );
+    }
+    this.addons.triggerSync('responseHeaders', this);
+  }
+
+  /** Raw response bytes as forwarded to Codex (possibly compressed). */
+  pushResponseBytes(chunk: Uint8Array): void {
+    if (this.ended) return;
+    this.responseBytes += chunk.byteLength;
+    this.decoder?.push(chunk);
+  }
+
+  private onPlainBytes(b: Uint8Array): void {
+    if (this.sse) return this.sse.push(b);
+    if (this.bodyPartsBytes + b.byteLength <= this.maxCaptureBytes) {
+      this.bodyParts.push(b);
+      this.bodyPartsBytes += b.byteLength;
+    } else if (!this.responseBodyNote) {
+      this.responseBodyNote = `response body larger than the capture limit of ${this.maxCaptureBytes} bytes; kept the first part`;
+    }
+  }
+
+  private onSseEvent(eventName: string | undefined, data: string, unterminated: boolean): void {
+    const t = Date.now() - this.startedAt;
+    let parsed: unknown;
+    let invalid: string | undefined;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      parsed = data;
+      invalid = 'data is not valid JSON';
+    }
+    if (unterminated) invalid = 'the stream ended inside this event; SSE clients (Codex included) discard it';
+    const type =
+      parsed && typeof parsed === 'object' && typeof (parsed as { type?: unknown }).type === 'string'
+        ? (parsed as { type: string }).type
+        : (eventName ?? 'message');
+    this.recordEvent({ t, type, data: parsed, ...(invalid ? { invalid } : {}) });
+  }
+
+  /** Adds one event (from SSE or a WebSocket message) and applies it to the assembly. */
+  recordEvent(ev: StreamEvent): void {
+    this.events.push(ev);
+    if (!ev.invalid) {
+      this.assembler.apply(ev.type, ev.data);
+      if (ev.type === 'codex.rate_limits' && ev.data && typeof ev.data === 'object') {
+        this.rateLimits = parseRateLimitEvent(ev.data as Record<string, unknown>, this.startedAt + ev.t);
+      }
+    }
+    this.addons.triggerSync('event', this, ev);
+  }
+
+  /** Capture lost bytes (queue full, decode failure): the record says so; forwarding was unaffected. */
+  markIncomplete(reason: string): void {
+    if (this.captureComplete) this.captureErrors.push(reason);
+    this.captureComplete = false;
+  }
+
+  /** The upstream response ended (cleanly, or `resetBy` names how it broke). Fires `response`. */
+  async finishResponse(resetBy?: string): Promise<void> {
+    if (this.ended) return;
+    await this.decoder?.end();
+    this.sse?.end();
+    this.endedAt = Date.now();
+    this.ended = true;
+    this.resolveStatus(resetBy);
+    await this.addons.trigger('response', this);
+  }
+
+  /** No (complete) response: `aborted` when Codex left, `upstream_error` when the upstream failed. */
+  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<void> {
+    if (this.ended) return;
+    if (this.decoder) await this.decoder.end();
+    this.sse?.end();
+    this.endedAt = Date.now();
+    this.ended = true;
+    this.status = status;
+    this.error = error;
+    await this.addons.trigger('error', this);
+  }
+
+  private resolveStatus(resetBy?: string): void {
+    const httpStatus = this.responseStatus ?? 0;
+    if (!this.isSse) this.parseResponseBody();
+    if (httpStatus >= 400) {
+      this.status = 'failed';
+      this.error = this.httpError(httpStatus);
+      return;
+    }
+    if (this.kind === 'other') {
+      this.status = resetBy ? 'failed' : 'completed';
+      if (resetBy) this.error = { code: 'stream_truncated', message: resetBy, upstreamCode: null };
+      return;
+    }
+    const a = this.assembler;
+    if (a.terminal) {
+      this.status = a.terminal;
+      this.error = a.error;
+    } else if (!this.captureComplete) {
+      this.status = 'failed';
+      this.error = {
+        code: 'capture_incomplete',
+        message: 'the response reached Codex, but capture dropped part of it, so how it ended is unknown',
+        upstreamCode: null,
+      };
+    } else if (a.error) {
+      this.status = 'failed';
+      this.error = a.error;
+    } else {
+      this.status = 'failed';
+      this.error = {
+        code: 'stream_truncated',
+        message: resetBy ? `stream closed before response.completed (${resetBy})` : 'stream closed before response.completed',
+        upstreamCode: null,
+      };
+    }
+  }
+
+  private parseResponseBody(): void {
+    if (this.bodyParts.length === 0) return;
+    const buf = Buffer.concat(this.bodyParts);
+    this.bodyParts = [];
+    const text = buf.toString('utf8');
+    try {
+      this.responseBody = JSON.parse(text);
+    } catch {
+      this.responseBody = text.length > 64 * 1024 ? text.slice(0, 64 * 1024) + '…' : text;
+    }
+    // A non-streamed Responses reply (e.g. /responses/compact) is assembled from its JSON.
+    const body = this.responseBody as Record<string, unknown> | null;
+    if (this.kind === 'model' && body && typeof body === 'object' && (this.responseStatus ?? 0) < 400) {
+      const status = typeof body.status === 'string' ? body.status : 'completed';
+      const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
+      this.assembler.apply(type, { response: body });
+    }
+  }
+
+  private httpError(status: number): ExchangeError {
+    const body = this.responseBody as { error?: Record<string, unknown> } | string | undefined;
+    const e = body && typeof body === 'object' && body.error && typeof body.error === 'object' ? body.error : null;
+    const message = typeof e?.message === 'string' ? e.message : typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${status}`;
+    const upstreamCode = typeof e?.type === 'string' ? e.type : typeof e?.code === 'string' ? e.code : null;
+    return { code: `http_${status}`, message, upstreamCode };
+  }
+
+  /** Whether this exchange enters Codex's own `tokens used` (architecture.md, "As Codex counts"). */
+  codexCounted(): boolean {
+    const id = this.identity;
+    if (this.kind !== 'model' || id.role !== 'main') return false;
+    if (this.status !== 'completed' && this.status !== 'incomplete') return false;
+    if (id.requestKind === 'turn') return true;
+    return id.requestKind === 'compaction' && id.compactionImplementation === 'responses';
+  }
+
+  toSummary(): ExchangeSummary {
+    const text = this.assembler.text();
+    return {
+      id: this.id,
+      kind: this.kind,
+      transport: this.transport,
+      status: this.status,
+      startedAt: this.startedAt,
+      firstByteAt: this.firstByteAt,
+      endedAt: this.endedAt,
+      method: this.method,
+      path: this.path,
+      httpStatus: this.responseStatus,
+      model: this.assembler.model ?? this.identity.model,
+      requestKind: this.identity.requestKind,
+      sessionId: this.identity.sessionId,
+      threadId: this.identity.threadId,
+      parentThreadId: this.identity.parentThreadId,
+      turnId: this.identity.turnId,
+      agent: { role: this.identity.role, name: this.identity.agentName, nickname: this.identity.agentNickname },
+      usage: this.assembler.usage,
+      codexCounted: this.codexCounted(),
+      error: this.error,
+      captureComplete: this.captureComplete,
+      route: this.route,
+      responseId: this.assembler.responseId,
+      preview: text ? text.slice(0, PREVIEW_CHARS) : null,
+      requestBytes: this.requestBytes,
+      responseBytes: this.responseStatus === null ? null : this.responseBytes,
+      cache: null,
+      costUsd: null,
+    };
+  }
+
+  toRecord(): ExchangeRecord {
+    return {
+      ...this.toSummary(),
+      identity: this.identity,
+      request: {
+        method: this.method,
+        path: this.path,
+        query: this.query,
+        upstreamUrl: this.upstreamUrl,
+        headers: this.requestHeaders,
+        bodyBytes: this.requestBytes ?? 0,
+        bodyEncoding: this.requestEncoding,
+        body: this.requestBody,
+        bodyNote: this.requestBodyNote,
+        ...(this.websocketMessage !== undefined ? { websocketMessage: this.websocketMessage } : {}),
+      },
+      response: {
+        status: this.responseStatus,
+        headers: this.responseHeaders,
+        events: this.events,
+        output: this.assembler.output(),
+        ...(this.responseBody !== undefined ? { body: this.responseBody } : {}),
+        bodyNote: this.responseBodyNote,
+      },
+      rateLimits: this.rateLimits,
+      captureErrors: [...this.captureErrors],
+    };
+  }
+}

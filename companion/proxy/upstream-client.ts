@@ -1,0 +1,46 @@
+/**
+ * @module The HTTP client for upstream requests. undici's `request` gives raw bytes (no
+ * automatic decompression, so Codex gets exactly what the upstream sent) and `EnvHttpProxyAgent`
+ * honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, which Node's built-in fetch ignores.
+ * NODE_EXTRA_CA_CERTS is honoured by Node's TLS layer, which undici uses.
+ */
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+
+export interface UpstreamClientOptions {
+  /** Longest wait for response headers. */
+  headersTimeoutMs: number;
+  /** Longest silence between body chunks. Never below Codex's own `stream_idle_timeout_ms` (300 s). */
+  bodyTimeoutMs: number;
+  connectTimeoutMs: number;
+  /** Proxy variables to honour; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUTS = {
+  headersTimeoutMs: 600_000,
+  bodyTimeoutMs: 600_000,
+  connectTimeoutMs: 30_000,
+} as const;
+
+function proxyEnv(env: NodeJS.ProcessEnv) {
+  const pick = (k: string) => env[k] ?? env[k.toLowerCase()];
+  return { httpProxy: pick('HTTP_PROXY'), httpsProxy: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
+}
+
+export function createDispatcher(opts: UpstreamClientOptions): Dispatcher {
+  const common = {
+    headersTimeout: opts.headersTimeoutMs,
+    bodyTimeout: opts.bodyTimeoutMs,
+    connect: { timeout: opts.connectTimeoutMs },
+  };
+  const p = proxyEnv(opts.env ?? process.env);
+  if (p.httpProxy || p.httpsProxy) {
+    return new EnvHttpProxyAgent({
+      ...common,
+      ...(p.httpProxy ? { httpProxy: p.httpProxy } : {}),
+      ...(p.httpsProxy ? { httpsProxy: p.httpsProxy } : {}),
+      ...(p.noProxy ? { noProxy: p.noProxy } : {}),
+    });
+  }
+  return new Agent(common);
+}
