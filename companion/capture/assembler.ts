@@ -37,7 +37,8 @@ export class ResponseAssembler {
         return;
       case 'response.output_item.added':
       case 'response.output_item.done':
-        if (isObj(data.item)) this.items.set(this.index(data), { ...data.item });
+        // A deep copy: deltas mutate the item, and the event log must keep what arrived.
+        if (isObj(data.item)) this.items.set(this.index(data), structuredClone(data.item));
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
@@ -141,7 +142,7 @@ export class ResponseAssembler {
     const r = isObj(data.response) ? data.response : {};
     this.noteResponse(r);
     this.terminal = type === 'response.completed' ? 'completed' : type === 'response.incomplete' ? 'incomplete' : 'failed';
-    if (Array.isArray(r.output)) this.finalOutput = r.output.filter(isObj).map((i) => ({ ...i }) as OutputItem);
+    if (Array.isArray(r.output)) this.finalOutput = r.output.filter(isObj).map((i) => structuredClone(i) as OutputItem);
     this.usage = parseUsage(r.usage);
     if (this.terminal === 'failed') {
       const e = isObj(r.error) ? r.error : {};
