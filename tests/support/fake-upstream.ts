@@ -21,8 +21,10 @@ export interface ReceivedRequest {
   /** Parsed JSON body (decoded from zstd/gzip first), or undefined. */
   /** Scenario code reads arbitrary request JSON. */
   body: any;
-  /** Resolves when the client went away before the response finished. */
+  /** True when the client went away before the response finished. */
   aborted: boolean;
+  /** Response body bytes handed to the socket so far. */
+  bytesWritten: number;
 }
 
 export type Chunking =
@@ -49,7 +51,15 @@ export type Plan =
       /** Wait for this promise before sending chunk number `index`. */
       hold?: { beforeChunk: number; until: Promise<void> };
     }
-  | { kind: 'raw'; status?: number; headers?: Record<string, string>; chunks: (string | Buffer)[]; chunkDelayMs?: number }
+  | {
+      kind: 'raw';
+      status?: number;
+      headers?: Record<string, string>;
+      chunks: (string | Buffer)[] | (() => Iterable<string | Buffer>);
+      chunkDelayMs?: number;
+      /** Wait for 'drain' when the socket buffer is full, as a well-behaved server does. */
+      awaitDrain?: boolean;
+    }
   | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
   | { kind: 'destroy' }
   | { kind: 'hang' };
@@ -126,13 +136,17 @@ async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse):
       const text = JSON.stringify(plan.body);
       res.writeHead(plan.status ?? 200, { 'content-type': 'application/json', ...plan.headers });
       res.end(text);
+      req.bytesWritten += Buffer.byteLength(text);
       return;
     }
     case 'raw': {
       res.writeHead(plan.status ?? 200, { 'content-type': 'text/event-stream', ...plan.headers });
-      for (const c of plan.chunks) {
+      res.flushHeaders();
+      for (const c of typeof plan.chunks === 'function' ? plan.chunks() : plan.chunks) {
         if (req.aborted) return;
-        res.write(c);
+        const full = !res.write(c);
+        req.bytesWritten += Buffer.byteLength(c);
+        if (full && plan.awaitDrain) await new Promise((r) => res.once('drain', r).once('close', r));
         if (plan.chunkDelayMs) await sleep(plan.chunkDelayMs);
       }
       res.end();
@@ -150,6 +164,7 @@ async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse):
         if (plan.hold && plan.hold.beforeChunk === i) await plan.hold.until;
         if (req.aborted) return;
         res.write(chunks[i]);
+        req.bytesWritten += chunks[i].length;
         if (plan.chunkDelayMs) await sleep(plan.chunkDelayMs);
       }
       if (plan.cut?.how === 'destroy') {
@@ -193,6 +208,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         raw,
         body,
         aborted: false,
+        bytesWritten: 0,
       };
       requests.push(rec);
       res.on('close', () => {

@@ -1,0 +1,125 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
+import { startTestCompanion } from '../support/companion';
+import { encodeSse, message, response } from '../support/sse';
+import { rawRequest } from '../support/http';
+
+const KEY = 'sk-proj-failuretest-abcdefghijklmnop';
+const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe('forwarding when things go wrong', () => {
+  let upstream: FakeUpstream;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('fine')]) }) });
+  });
+  afterAll(() => upstream.close());
+
+  it('answers an unreachable upstream with a 502 in OpenAI error shape naming the companion and the upstream, never the key', async () => {
+    const port = await closedPort();
+    const c = await startTestCompanion({ apiUpstream: `http://127.0.0.1:${port}/v1` });
+    try {
+      const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{"model":"gpt-5-codex"}' });
+      expect(res.status).toBe(502);
+      const body = JSON.parse(res.body.toString());
+      expect(body.error.type).toBe('upstream_unreachable');
+      expect(body.error.message).toContain('codex-devtools');
+      expect(body.error.message).toContain(`http://127.0.0.1:${port}/v1`);
+      expect(res.body.toString()).not.toContain(KEY.slice(-8));
+      await c.idle();
+      const [s] = c.store.list({}).items;
+      expect(s).toMatchObject({ status: 'upstream_error', codexCounted: false });
+      expect(s.error?.code).toBe('upstream_unreachable');
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it('answers an upstream that never responds with a 504 once the timeout passes', async () => {
+    const hanging = await startFakeUpstream({ scenario: () => ({ kind: 'hang' }) });
+    const c = await startTestCompanion({ apiUpstream: hanging.baseUrl, timeouts: { headersTimeoutMs: 300 } });
+    try {
+      const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{}' });
+      expect(res.status).toBe(504);
+      expect(JSON.parse(res.body.toString()).error.type).toBe('upstream_timeout');
+      await c.idle();
+      expect(c.store.list({}).items[0]).toMatchObject({ status: 'upstream_error', error: { code: 'upstream_timeout' } });
+    } finally {
+      await c.dispose();
+      await hanging.close();
+    }
+  });
+
+  it('passes a response through in full when the capture queue is full, and marks its capture incomplete', async () => {
+    const big = encodeSse(response([message('z'.repeat(50_000), { pieces: 50 })]));
+    upstream.setScenario(() => ({ kind: 'raw', chunks: [big.slice(0, 40_000), big.slice(40_000)] }));
+    const c = await startTestCompanion({ apiUpstream: upstream.baseUrl, captureQueueBytes: 1000 });
+    try {
+      const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{}' });
+      expect(res.body.toString()).toBe(big);
+      await c.idle();
+      const [s] = c.store.list({}).items;
+      expect(s.captureComplete).toBe(false);
+      expect(s.error?.code).toBe('capture_incomplete');
+      expect(c.queue.droppedChunks).toBeGreaterThan(0);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it('keeps forwarding unchanged when a capture addon throws, and reports the failure', async () => {
+    const sse = encodeSse(response([message('still fine')]));
+    upstream.setScenario(() => ({ kind: 'raw', chunks: [sse] }));
+    const c = await startTestCompanion({ apiUpstream: upstream.baseUrl });
+    c.addons.add({
+      name: 'exploding',
+      request: () => {
+        throw new Error('boom in request');
+      },
+      event: () => {
+        throw new Error('boom in event');
+      },
+      response: async () => {
+        throw new Error('boom in response');
+      },
+    });
+    try {
+      const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{}' });
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe(sse);
+      await c.idle();
+      expect(c.addons.failures.get('exploding')).toBeGreaterThan(2);
+      expect(c.store.list({}).items[0].status).toBe('completed');
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it('answers a WebSocket upgrade on the Responses path with 426 so Codex falls back to HTTP', async () => {
+    const c = await startTestCompanion({ apiUpstream: upstream.baseUrl });
+    try {
+      const reply = await new Promise<string>((resolve) => {
+        const s = net.connect(c.port, '127.0.0.1', () =>
+          s.write(
+            `GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1:${c.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+          ),
+        );
+        let data = '';
+        s.on('data', (d) => (data += d));
+        s.on('close', () => resolve(data));
+      });
+      expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 426 Upgrade Required');
+    } finally {
+      await c.dispose();
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
+import { startTestCompanion } from '../support/companion';
+import { message, response } from '../support/sse';
+import { rawRequest } from '../support/http';
+
+const FAKE_JWT = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0In0.c2ln';
+
+describe('routing each request by its own credentials', () => {
+  let api: FakeUpstream;
+  let chatgpt: FakeUpstream;
+  beforeAll(async () => {
+    api = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('api')]) }) });
+    chatgpt = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('chatgpt')]) }) });
+  });
+  afterAll(async () => {
+    await api.close();
+    await chatgpt.close();
+  });
+
+  it('sends an API key to the API upstream and a ChatGPT login to the ChatGPT backend', async () => {
+    const c = await startTestCompanion({ apiUpstream: api.baseUrl, chatgptUpstream: `${chatgpt.origin}/backend-api/codex` });
+    try {
+      await rawRequest(`${c.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-test-routing-0123456789' },
+        body: '{}',
+      });
+      await rawRequest(`${c.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${FAKE_JWT}`, 'chatgpt-account-id': 'acct_fake123' },
+        body: '{}',
+      });
+      await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${FAKE_JWT}` }, body: '{}' });
+      expect(api.requests.map((r) => r.url)).toEqual(['/v1/responses']);
+      expect(chatgpt.requests.map((r) => r.url)).toEqual(['/backend-api/codex/responses', '/backend-api/codex/responses']);
+      await c.idle();
+      const auths = c.store
+        .list({})
+        .items.map((s) => s.route.auth)
+        .reverse();
+      expect(auths).toEqual(['apikey', 'chatgpt', 'chatgpt']);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it('goes through HTTP_PROXY when set, and around it for hosts in NO_PROXY', async () => {
+    // A minimal forward proxy: undici tunnels every proxied request through CONNECT.
+    const proxied: string[] = [];
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req, socket, head) => {
+      proxied.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const up = net.connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        up.write(head);
+        up.pipe(socket);
+        socket.pipe(up);
+      });
+      up.on('error', () => socket.destroy());
+      socket.on('error', () => up.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const via = await startTestCompanion({ apiUpstream: api.baseUrl, env: { HTTP_PROXY: proxyUrl } });
+    const around = await startTestCompanion({ apiUpstream: api.baseUrl, env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    try {
+      const r1 = await rawRequest(`${via.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-test-a-0123456789' },
+        body: '{}',
+      });
+      expect(r1.status).toBe(200);
+      expect(proxied).toEqual([`127.0.0.1:${api.port}`]);
+      expect(api.requests.at(-1)?.headers.authorization).toBe('Bearer sk-test-a-0123456789');
+      const r2 = await rawRequest(`${around.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-test-b-0123456789' },
+        body: '{}',
+      });
+      expect(r2.status).toBe(200);
+      expect(proxied).toHaveLength(1);
+    } finally {
+      await via.dispose();
+      await around.dispose();
+      proxy.closeAllConnections();
+      await new Promise<void>((r) => proxy.close(() => r()));
+    }
+  });
+});

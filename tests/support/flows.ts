@@ -1,0 +1,67 @@
+/**
+ * Replays recorded traffic through the real capture stages (the same ExchangeFlow the proxy
+ * uses), so tests check records exactly as live capture would build them. Test-only.
+ */
+import { AddonManager, type CaptureAddon } from '../../companion/capture/addons';
+import { ExchangeFlow } from '../../companion/capture/flow';
+import { newExchangeId } from '../../companion/capture/ids';
+import { createLogger } from '../../companion/lib/log';
+import type { ExchangeRecord } from '../../companion/protocol/exchange';
+import type { HeaderPairs } from '../../companion/proxy/headers';
+import { fixtureSse, type HttpFixture } from './fixtures';
+
+export interface ReplayOptions {
+  /** How to cut the response bytes; whole by default. */
+  chunks?: (buf: Buffer) => Uint8Array[];
+  addons?: CaptureAddon[];
+  /** Replace the response status/headers/bytes. */
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBytes?: Buffer;
+  startedAt?: number;
+}
+
+export function lowerPairs(h: Record<string, string>): HeaderPairs {
+  return Object.entries(h).map(([k, v]) => [k.toLowerCase(), String(v)]);
+}
+
+/** Runs a request/response pair through ExchangeFlow and returns the finished record. */
+export async function replay(
+  request: { method?: string; url?: string; headers: Record<string, string>; body: unknown },
+  response: { status: number; headers: Record<string, string>; bytes: Buffer },
+  opts: ReplayOptions = {},
+): Promise<ExchangeRecord> {
+  const addons = new AddonManager(createLogger('silent'));
+  for (const a of opts.addons ?? []) addons.add(a);
+  const url = new URL(request.url ?? '/v1/responses', 'http://127.0.0.1');
+  const flow = new ExchangeFlow(
+    {
+      id: newExchangeId(),
+      transport: 'http',
+      method: request.method ?? 'POST',
+      path: url.pathname,
+      query: url.search,
+      upstreamUrl: 'https://api.example.test/v1' + url.pathname.replace(/^\/v1/, ''),
+      requestHeaders: lowerPairs(request.headers),
+      route: { profileId: 'default', upstream: 'https://api.example.test/v1', auth: 'apikey', modelRequested: null, modelSent: null },
+      maxCaptureBytes: 32 * 1024 * 1024,
+      startedAt: opts.startedAt,
+    },
+    addons,
+  );
+  flow.setRequestBody(request.body === undefined ? null : Buffer.from(JSON.stringify(request.body)));
+  flow.setResponseHead(opts.status ?? response.status, lowerPairs(opts.responseHeaders ?? response.headers));
+  const bytes = opts.responseBytes ?? response.bytes;
+  for (const c of opts.chunks ? opts.chunks(bytes) : [bytes]) flow.pushResponseBytes(c);
+  await flow.finishResponse();
+  return flow.toRecord();
+}
+
+/** Replays one recorded fixture (its request and the SSE or JSON the fake answered). */
+export function replayFixture(f: HttpFixture, opts: ReplayOptions = {}): Promise<ExchangeRecord> {
+  const r = f.response_sent_by_fake_upstream;
+  const isSse = Array.isArray(r.sse_events);
+  const bytes = isSse ? fixtureSse(f) : Buffer.from(JSON.stringify(r.json ?? null));
+  const headers = { ...r.headers, 'content-type': isSse ? 'text/event-stream' : (r.headers['content-type'] ?? 'application/json') };
+  return replay(f.request, { status: r.status, headers, bytes }, opts);
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { decodeLine, encodeLine } from '../../../companion/store/line-format';
+
+describe('checked store lines', () => {
+  it('round-trips an object and ends the line with a newline', () => {
+    const line = encodeLine({ t: 'x', id: 'a', s: { n: 1, text: 'héllo "q"' } });
+    expect(line.endsWith('}\n')).toBe(true);
+    expect(decodeLine(line.slice(0, -1))).toEqual({ ok: true, value: { t: 'x', id: 'a', s: { n: 1, text: 'héllo "q"' } } });
+  });
+
+  it('rejects a line with one byte changed, even when it is still valid JSON', () => {
+    const line = encodeLine({ t: 'x', id: 'a', n: 1234 }).slice(0, -1);
+    const flipped = line.replace('1234', '1235');
+    expect(JSON.parse(flipped)).toBeTruthy();
+    expect(decodeLine(flipped)).toEqual({ ok: false, reason: 'checksum mismatch' });
+  });
+
+  it('rejects a torn line', () => {
+    const line = encodeLine({ t: 'x', id: 'a' }).slice(0, -10);
+    expect(decodeLine(line).ok).toBe(false);
+  });
+});

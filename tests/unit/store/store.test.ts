@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../../companion/store/store';
+import { createLogger } from '../../../companion/lib/log';
+import type { ExchangeRecord } from '../../../companion/protocol/exchange';
+import { httpFixtureNames, loadFixture } from '../../support/fixtures';
+import { replay, replayFixture } from '../../support/flows';
+import { codexSession } from '../../support/session';
+import { tempHome } from '../../support/companion';
+
+const log = createLogger('silent');
+const homes: string[] = [];
+function home(): string {
+  const h = tempHome('codex-devtools-store-');
+  homes.push(h);
+  return h;
+}
+afterEach(() => {
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+
+async function sessionRecords(n: number): Promise<ExchangeRecord[]> {
+  const out: ExchangeRecord[] = [];
+  for (const step of codexSession(n)) {
+    out.push(
+      await replay(
+        { headers: step.headers, body: step.body },
+        { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) },
+      ),
+    );
+  }
+  return out;
+}
+
+function sessionDir(h: string): string {
+  const dir = path.join(h, 'sessions');
+  return path.join(dir, fs.readdirSync(dir)[0]);
+}
+
+describe('the durable store', () => {
+  it('gives back every fixture record exactly as it was stored, after a reopen', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const records: ExchangeRecord[] = [];
+    for (const name of httpFixtureNames()) records.push(await replayFixture(loadFixture(name)));
+    for (const r of records) await store.append(r);
+    const reopened = Store.open({ home: h, log });
+    for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
+    expect(reopened.stats()).toMatchObject({ exchanges: records.length, corruptLines: 0, writeErrors: 0 });
+  });
+
+  it('stores a thread as deltas and rebuilds each request’s full input', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const records = await sessionRecords(12);
+    for (const r of records) await store.append(r);
+    const reopened = Store.open({ home: h, log });
+    for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
+  });
+
+  it('lists newest first with filters and pages by `before`', async () => {
+    const store = Store.open({ home: home(), log });
+    const records = await sessionRecords(5);
+    const other = await replayFixture(loadFixture('e-subagent-v1-3'));
+    for (const r of [...records, other]) await store.append(r);
+    const page1 = store.list({ limit: 2 });
+    expect(page1.items.map((s) => s.id)).toEqual([other.id, records[4].id]);
+    const page2 = store.list({ limit: 2, before: page1.nextBefore! });
+    expect(page2.items.map((s) => s.id)).toEqual([records[3].id, records[2].id]);
+    expect(store.list({ thread: other.threadId! }).items.map((s) => s.id)).toEqual([other.id]);
+    expect(store.list({ session: records[0].sessionId!, limit: 100 }).items).toHaveLength(5);
+    expect(store.list({ q: 'CAT SRC' }).items).toHaveLength(0);
+    expect(store.list({ status: 'completed' }).items).toHaveLength(6);
+  });
+
+  it('grows with what is new: a 200-request session takes at most 5% of plain JSONL', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const steps = codexSession(200);
+    let naive = 0;
+    for (const step of steps) {
+      naive += Buffer.byteLength(JSON.stringify({ request: step.body, sse: step.sse }) + '\n');
+      await store.append(
+        await replay(
+          { headers: step.headers, body: step.body },
+          { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) },
+        ),
+      );
+    }
+    await store.flush();
+    let stored = 0;
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else stored += fs.statSync(path.join(d, e.name)).size;
+      }
+    };
+    walk(h);
+    const ratio = stored / naive;
+    expect(naive).toBeGreaterThan(50 * 1024 * 1024);
+    expect(ratio).toBeLessThanOrEqual(0.05);
+  });
+
+  it('drops a torn final line on reopen and keeps everything before it', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const records = await sessionRecords(3);
+    for (const r of records) await store.append(r);
+    const file = path.join(sessionDir(h), 'log.jsonl');
+    const full = fs.readFileSync(file);
+    fs.writeFileSync(file, full.subarray(0, full.length - 200));
+    const reopened = Store.open({ home: h, log });
+    expect(reopened.stats().tornBytes).toBeGreaterThan(0);
+    expect(await reopened.get(records[0].id)).toEqual(records[0]);
+    expect(await reopened.get(records[1].id)).toEqual(records[1]);
+    expect(await reopened.get(records[2].id)).toBeNull();
+    await reopened.append(records[2]);
+    expect(await Store.open({ home: h, log }).get(records[2].id)).toEqual(records[2]);
+  });
+
+  it('loses only the corrupt record when a line in the middle is damaged, even for requests built on it', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const records = await sessionRecords(4);
+    for (const r of records) await store.append(r);
+    const file = path.join(sessionDir(h), 'log.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[1] = lines[1].replace('"x"', '"X"');
+    fs.writeFileSync(file, lines.join('\n'));
+    const reopened = Store.open({ home: h, log });
+    expect(reopened.stats().corruptLines).toBe(1);
+    expect(await reopened.get(records[1].id)).toBeNull();
+    for (const i of [0, 2, 3]) expect(await reopened.get(records[i].id)).toEqual(records[i]);
+  });
+
+  it('shows a corrupt shared item as unreadable in every record using it, and nothing else', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const records = await sessionRecords(3);
+    for (const r of records) await store.append(r);
+    const file = path.join(sessionDir(h), 'objects.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    // The first object is the first input item, which every request of the session carries.
+    lines[0] = lines[0].slice(0, 40) + 'Q' + lines[0].slice(41);
+    fs.writeFileSync(file, lines.join('\n'));
+    const reopened = Store.open({ home: h, log });
+    for (const r of records) {
+      const got = (await reopened.get(r.id)) as any;
+      expect(got.request.body.input[0]).toMatchObject({ type: 'codex_devtools.unreadable' });
+      expect(got.request.body.input.slice(1)).toEqual((r.request.body as any).input.slice(1));
+      expect(got.response).toEqual(r.response);
+    }
+  });
+
+  it('creates its files with owner-only permissions', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    await store.append((await sessionRecords(1))[0]);
+    const dir = sessionDir(h);
+    for (const f of ['log.jsonl', 'objects.jsonl']) expect(fs.statSync(path.join(dir, f)).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(h, 'store.json')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('keeps capturing in memory when the disk is full, counts the failures, and writes everything once it can', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const records = await sessionRecords(4);
+    await store.append(records[0]);
+    const file = path.join(sessionDir(h), 'log.jsonl');
+    const saved = file + '.saved';
+    fs.renameSync(file, saved);
+    fs.symlinkSync('/dev/full', file); // every write now fails with ENOSPC, as on a full disk
+    await store.append(records[1]);
+    await store.append(records[2]);
+    expect(store.stats()).toMatchObject({ writeErrors: 2, pendingWrites: 2 });
+    expect(store.stats().lastWriteError?.message).toMatch(/ENOSPC/);
+    expect(await store.get(records[1].id)).toEqual(records[1]);
+    fs.unlinkSync(file);
+    fs.renameSync(saved, file);
+    await store.append(records[3]);
+    expect(store.stats().pendingWrites).toBe(0);
+    const reopened = Store.open({ home: h, log });
+    for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
+  });
+
+  it('deletes a session, clears everything, and prunes the oldest sessions past its size cap', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const a = await replayFixture(loadFixture('a-plain-text-1'));
+    const b = await replayFixture(loadFixture('b-tool-call-1'));
+    const c = await replayFixture(loadFixture('c-reasoning-1'));
+    for (const r of [a, b, c]) await store.append(r);
+    expect(await store.deleteSession(a.sessionId!)).toBe(1);
+    expect(store.list({}).items.map((s) => s.id)).toEqual([c.id, b.id]);
+    expect(Store.open({ home: h, log }).list({}).items).toHaveLength(2);
+    store.maxBytes = 1;
+    expect(store.pruneIfNeeded()).toBe(1);
+    expect(store.list({}).items.map((s) => s.id)).toEqual([c.id]);
+    expect(await store.clear()).toBe(1);
+    expect(Store.open({ home: h, log }).list({}).items).toHaveLength(0);
+  });
+
+  it('applies later updates to a summary and keeps them across a reopen', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const r = await replayFixture(loadFixture('e-subagent-v1-3'));
+    await store.append(r);
+    await store.update(r.id, { agent: { ...r.agent, nickname: 'Plato' } });
+    expect(store.summary(r.id)?.agent.nickname).toBe('Plato');
+    expect(Store.open({ home: h, log }).summary(r.id)?.agent.nickname).toBe('Plato');
+  });
+
+  it('refuses a store written by a newer version instead of misreading it', () => {
+    const h = home();
+    Store.open({ home: h, log });
+    fs.writeFileSync(path.join(h, 'store.json'), JSON.stringify({ format: 99 }));
+    expect(() => Store.open({ home: h, log })).toThrow(/newer codex-devtools/);
+  });
+});
