@@ -5,20 +5,28 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { Hono } from 'hono';
 import { buildApp } from './app';
+import { buildApi } from './api/routes';
 import { AddonManager } from './capture/addons';
+import { CaptureControl } from './capture/control';
 import { CaptureQueue, DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/queue';
+import { RateLimitState } from './capture/ratelimit-state';
+import { installCaptureAddons } from './capture/wiring';
+import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
-import { loadOrCreateToken } from './lib/token';
-import { credentialRoute, type Router } from './proxy/route';
+import { tokenSource } from './lib/token';
+import { LiveHub, type HubOptions } from './live/hub';
+import { createUpgradeHandler } from './live/upgrade';
+import { Profiles } from './proxy/profiles';
+import { createRouter } from './proxy/router';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
+import { createReports } from './reports';
 import { Store } from './store/store';
-import { COMPANION_VERSION } from './version';
 
 export const DEFAULT_PORT = 8642;
 export const DEFAULT_API_UPSTREAM = 'https://api.openai.com/v1';
 export const DEFAULT_CHATGPT_UPSTREAM = 'https://chatgpt.com/backend-api/codex';
+export const DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
 
 export interface CompanionOptions {
   home: string;
@@ -35,16 +43,14 @@ export interface CompanionOptions {
   maxCaptureBytes?: number;
   captureQueueBytes?: number;
   maxStoreBytes?: number;
+  hub?: HubOptions;
 }
 
-export interface Companion {
+export interface Companion extends CompanionContext {
   port: number;
   /** `http://127.0.0.1:<port>` */
   url: string;
-  token: string;
-  store: Store;
-  addons: AddonManager;
-  queue: CaptureQueue;
+  token(): string;
   /** Resolves when capture has processed and stored everything forwarded so far. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -53,34 +59,60 @@ export interface Companion {
 export async function startCompanion(opts: CompanionOptions): Promise<Companion> {
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const host = opts.host ?? '127.0.0.1';
-  const token = loadOrCreateToken(opts.home);
-  const store = Store.open({ home: opts.home, log, maxBytes: opts.maxStoreBytes });
+  const home = opts.home;
+  const token = tokenSource(home);
+  const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const addons = new AddonManager(log);
   const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
-  const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
-  const apiUpstream = opts.apiUpstream ?? DEFAULT_API_UPSTREAM;
-  const chatgptUpstream = opts.chatgptUpstream ?? DEFAULT_CHATGPT_UPSTREAM;
-  const router: Router = { resolve: (req) => credentialRoute({ apiUpstream, chatgptUpstream }, req) };
-
-  addons.add({
-    name: 'store',
-    response: (flow) => store.append(flow.toRecord()),
-    error: (flow) => store.append(flow.toRecord()),
+  const profiles = new Profiles(home);
+  const rateLimits = RateLimitState.inHome(home);
+  const capture = new CaptureControl(home, () => {
+    const s = store.stats();
+    const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
+    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? null;
+    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks, last };
   });
+  const reports = createReports(store);
+  const hub = new LiveHub(
+    {
+      token,
+      recentExchanges: (n) => store.list({ limit: n }).items,
+      usage: () => reports.live(),
+      rateLimits: () => rateLimits.get(),
+      profile: () => profiles.active(),
+      capture: () => capture.state(),
+    },
+    log,
+    opts.hub,
+  );
+  profiles.onChange((p) => hub.profileChanged(p));
+  capture.onChange((s) => hub.captureChanged(s));
 
-  const api = new Hono();
-  api.get('/health', (c) => c.json({ ok: true, version: COMPANION_VERSION }));
+  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, token };
+  installCaptureAddons(ctx, () => reports.live());
 
+  const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
+  const router = createRouter({
+    apiUpstream: opts.apiUpstream ?? DEFAULT_API_UPSTREAM,
+    chatgptUpstream: opts.chatgptUpstream ?? DEFAULT_CHATGPT_UPSTREAM,
+    profiles,
+  });
   const app = buildApp({
-    api,
-    forward: { router, dispatcher, addons, queue, log, maxCaptureBytes: opts.maxCaptureBytes ?? 32 * 1024 * 1024, capturing: () => true },
+    api: buildApi(ctx),
+    forward: {
+      router,
+      dispatcher,
+      addons,
+      queue,
+      log,
+      maxCaptureBytes: opts.maxCaptureBytes ?? 32 * 1024 * 1024,
+      capturing: () => !capture.paused,
+    },
   });
 
   const server = http.createServer(getRequestListener(app.fetch));
-  server.on('upgrade', (req, socket) => {
-    // Until the WebSocket relay exists, refuse upgrades so Codex falls back to HTTP for the session.
-    socket.end('HTTP/1.1 426 Upgrade Required\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-  });
+  const upgrades = createUpgradeHandler({ hub });
+  server.on('upgrade', upgrades.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? DEFAULT_PORT, host, () => {
@@ -91,6 +123,8 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
+    hub.close();
+    upgrades.wss.close();
     await queue.idle();
     await store.flush();
     server.closeAllConnections();
@@ -98,12 +132,10 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     await dispatcher.close();
   };
   return {
+    ...ctx,
     port,
     url: `http://${host}:${port}`,
     token,
-    store,
-    addons,
-    queue,
     idle: async () => {
       await queue.idle();
       await store.flush();

@@ -29,3 +29,21 @@ export function rotateToken(home: string): string {
   writePrivateFile(paths(home).token, t + '\n');
   return t;
 }
+
+/** The current token, re-read when the file changes (so `codex-devtools token --rotate` applies at once). */
+export function tokenSource(home: string): () => string {
+  let token = loadOrCreateToken(home);
+  let mtime = 0;
+  return () => {
+    try {
+      const m = fs.statSync(paths(home).token).mtimeMs;
+      if (m !== mtime) {
+        mtime = m;
+        token = loadOrCreateToken(home);
+      }
+    } catch {
+      token = loadOrCreateToken(home);
+    }
+    return token;
+  };
+}

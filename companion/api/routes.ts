@@ -1,0 +1,125 @@
+/**
+ * @module The REST API under `/api`: thin handlers that validate, read the store or the
+ * roll-ups, and serialise. Everything but `/health` needs the token; browsers only from
+ * extension pages.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { CompanionContext } from '../context';
+import { describeError } from '../lib/log';
+import { ExchangeListQuerySchema } from '../protocol/api';
+import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
+import { ProfileError } from '../proxy/profiles';
+import { COMPANION_VERSION } from '../version';
+import { bearerToken, extensionOrigin } from './security';
+import { badRequest, body, notFound, query } from './validate';
+
+const UsageQuerySchema = z.object({
+  session: z.string().max(200).optional(),
+  since: z.coerce.number().int().nonnegative().optional(),
+  until: z.coerce.number().int().nonnegative().optional(),
+});
+
+export function buildApi(ctx: CompanionContext): Hono {
+  const api = new Hono();
+  api.use('*', extensionOrigin());
+  api.get('/health', (c) => c.json({ ok: true, version: COMPANION_VERSION }));
+  api.use('*', bearerToken(ctx.token));
+
+  api.get('/exchanges', (c) => {
+    const q = query(c, ExchangeListQuerySchema);
+    if (!q.ok) return q.res;
+    return c.json(ctx.store.list(q.value));
+  });
+
+  api.get('/exchanges/:id', async (c) => {
+    const record = await ctx.store.get(c.req.param('id'));
+    return record ? c.json(record) : notFound(c, `exchange ${c.req.param('id')}`);
+  });
+
+  api.delete('/exchanges', async (c) => {
+    const deleted = await ctx.store.clear();
+    ctx.hub.reset('history cleared');
+    return c.json({ deleted });
+  });
+
+  api.get('/sessions', (c) => c.json(ctx.reports.sessions()));
+
+  api.delete('/sessions/:id', async (c) => {
+    const deleted = await ctx.store.deleteSession(c.req.param('id'));
+    if (deleted === 0) return notFound(c, `session ${c.req.param('id')}`);
+    ctx.hub.reset('a session was deleted');
+    return c.json({ deleted });
+  });
+
+  api.get('/usage', (c) => {
+    const q = query(c, UsageQuerySchema);
+    if (!q.ok) return q.res;
+    if (q.value.since !== undefined && q.value.until !== undefined && q.value.until <= q.value.since)
+      return badRequest(c, 'until must be after since');
+    return c.json(ctx.reports.usage(q.value));
+  });
+
+  api.get('/ratelimits', (c) => c.json({ rateLimits: ctx.rateLimits.get() }));
+
+  api.get('/status', (c) => {
+    const s = ctx.store.stats();
+    return c.json({
+      version: COMPANION_VERSION,
+      capture: ctx.capture.state(),
+      store: { ...s, maxBytes: ctx.store.maxBytes },
+      addonFailures: Object.fromEntries(ctx.addons.failures),
+      droppedCaptureChunks: ctx.queue.droppedChunks,
+      liveClients: ctx.hub.size,
+    });
+  });
+
+  api.post('/capture/pause', (c) => c.json(ctx.capture.setPaused(true)));
+  api.post('/capture/resume', (c) => c.json(ctx.capture.setPaused(false)));
+
+  api.post('/prune', (c) => {
+    const deleted = ctx.store.pruneIfNeeded();
+    if (deleted) ctx.hub.reset('old sessions were pruned');
+    return c.json({ deleted, bytes: ctx.store.bytes(), maxBytes: ctx.store.maxBytes });
+  });
+
+  api.get('/profiles', (c) => c.json({ activeId: ctx.profiles.activeId, profiles: ctx.profiles.list() }));
+
+  api.post('/profiles', async (c) => {
+    const b = await body(c, ProfileInputSchema);
+    if (!b.ok) return b.res;
+    try {
+      return c.json(ctx.profiles.upsert(b.value));
+    } catch (err) {
+      if (err instanceof ProfileError) return badRequest(c, err.message);
+      throw err;
+    }
+  });
+
+  api.post('/profiles/active', async (c) => {
+    const b = await body(c, ActivateProfileSchema);
+    if (!b.ok) return b.res;
+    try {
+      return c.json(ctx.profiles.activate(b.value.id));
+    } catch (err) {
+      if (err instanceof ProfileError) return notFound(c, `profile ${b.value.id}`);
+      throw err;
+    }
+  });
+
+  api.delete('/profiles/:id', (c) => {
+    try {
+      return ctx.profiles.remove(c.req.param('id')) ? c.json({ removed: true }) : notFound(c, `profile ${c.req.param('id')}`);
+    } catch (err) {
+      if (err instanceof ProfileError) return badRequest(c, err.message);
+      throw err;
+    }
+  });
+
+  api.notFound((c) => c.json({ error: 'not_found', message: `no API route ${c.req.method} ${c.req.path}` }, 404));
+  api.onError((err, c) => {
+    ctx.log.error(`API ${c.req.method} ${c.req.path} failed: ${describeError(err)}`);
+    return c.json({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' }, 500);
+  });
+  return api;
+}

@@ -1,0 +1,37 @@
+/** @module Everything the API, the live feed and the CLI act on, made once by `startCompanion`. */
+import type { AddonManager } from './capture/addons';
+import type { CaptureControl } from './capture/control';
+import type { CaptureQueue } from './capture/queue';
+import type { RateLimitState } from './capture/ratelimit-state';
+import type { Logger } from './lib/log';
+import type { LiveHub } from './live/hub';
+import type { Profiles } from './proxy/profiles';
+import type { Store } from './store/store';
+
+export interface UsageQuery {
+  session?: string;
+  /** Epoch milliseconds, inclusive. */
+  since?: number;
+  /** Epoch milliseconds, exclusive. */
+  until?: number;
+}
+
+/** Roll-ups computed from the store by the analysis stage. */
+export interface Reports {
+  usage(q: UsageQuery): unknown;
+  sessions(): unknown;
+}
+
+export interface CompanionContext {
+  home: string;
+  log: Logger;
+  store: Store;
+  hub: LiveHub;
+  profiles: Profiles;
+  rateLimits: RateLimitState;
+  capture: CaptureControl;
+  addons: AddonManager;
+  queue: CaptureQueue;
+  reports: Reports;
+  token(): string;
+}

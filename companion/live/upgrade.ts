@@ -1,0 +1,46 @@
+/**
+ * @module WebSocket upgrades on the companion's port: the live feed at `/api/live` (extension
+ * origins only, token in the hello) and Codex's Responses WebSocket on the proxy path.
+ * Handled with `ws` directly on the server's upgrade event.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { isExtensionOrigin, isLoopbackHost } from '../api/security';
+import type { LiveHub } from './hub';
+
+export interface UpgradeRoutes {
+  hub: LiveHub;
+  /** Handles a Codex upgrade on the proxy path; absent means "refuse with 426" (HTTP fallback). */
+  relay?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+}
+
+function reply(socket: Duplex, status: number, reason: string, body = ''): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+export function createUpgradeHandler(routes: UpgradeRoutes) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if (!isLoopbackHost(req.headers.host)) return reply(socket, 421, 'Misdirected Request', 'codex-devtools only answers loopback names.');
+    const path = (req.url ?? '/').split('?')[0];
+    const origin = req.headers.origin;
+    if (path === '/api/live') {
+      if (origin && !isExtensionOrigin(origin))
+        return reply(socket, 403, 'Forbidden', 'Web pages may not open the codex-devtools live feed.');
+      wss.handleUpgrade(req, socket, head, (ws) => routes.hub.attach(ws, req));
+      return;
+    }
+    if (path === '/v1' || path.startsWith('/v1/')) {
+      if (origin) return reply(socket, 403, 'Forbidden', 'codex-devtools refuses proxy requests from web browsers.');
+      if (routes.relay) return routes.relay(req, socket, head);
+      // Refused: Codex then falls back to HTTP for the rest of the session.
+      return reply(socket, 426, 'Upgrade Required');
+    }
+    reply(socket, 404, 'Not Found');
+  };
+  return { handler, wss };
+}

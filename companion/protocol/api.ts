@@ -1,0 +1,49 @@
+/** @module REST API response shapes under `/api`. */
+import { z } from 'zod';
+import { ExchangeSummarySchema } from './exchange';
+import { CaptureStateSchema } from './live';
+import { RateLimitsSchema } from './ratelimits';
+
+export const HealthResponseSchema = z.object({ ok: z.literal(true), version: z.string() });
+
+export const ExchangeListResponseSchema = z.object({
+  items: z.array(ExchangeSummarySchema),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: z.string().nullable(),
+});
+export type ExchangeListResponse = z.infer<typeof ExchangeListResponseSchema>;
+
+export const ExchangeListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  before: z.string().max(64).optional(),
+  session: z.string().max(200).optional(),
+  thread: z.string().max(200).optional(),
+  status: z.enum(['streaming', 'completed', 'incomplete', 'failed', 'aborted', 'upstream_error']).optional(),
+  kind: z.enum(['model', 'other', 'turn', 'prewarm', 'compaction', 'unknown']).optional(),
+  q: z.string().max(200).optional(),
+});
+
+export const RateLimitsResponseSchema = z.object({ rateLimits: RateLimitsSchema.nullable() });
+
+export const StatusResponseSchema = z.object({
+  version: z.string(),
+  capture: CaptureStateSchema,
+  store: z.object({
+    exchanges: z.number(),
+    sessions: z.number(),
+    bytes: z.number(),
+    maxBytes: z.number(),
+    writeErrors: z.number(),
+    lastWriteError: z.object({ message: z.string(), at: z.number() }).nullable(),
+    pendingWrites: z.number(),
+    lostRecords: z.number(),
+    corruptLines: z.number(),
+  }),
+  /** Capture addons that threw, by name (forwarding went on). */
+  addonFailures: z.record(z.string(), z.number()),
+  droppedCaptureChunks: z.number(),
+  liveClients: z.number(),
+});
+export type StatusResponse = z.infer<typeof StatusResponseSchema>;
+
+export const ErrorResponseSchema = z.object({ error: z.string(), message: z.string() });

@@ -1,0 +1,9 @@
+/** @module The wire protocol shared by the companion and the extension (the extension imports only this folder). */
+export * from './version';
+export * from './usage';
+export * from './ratelimits';
+export * from './identity';
+export * from './exchange';
+export * from './profile';
+export * from './live';
+export * from './api';

@@ -1,0 +1,123 @@
+/**
+ * @module The live feed (`GET /api/live`, WebSocket): every message in both directions is one
+ * member of these discriminated unions, named `resource/verb`. Clients load a snapshot, then
+ * apply messages in `seq` order; a gap means "ask for `feed/resync`".
+ */
+import { z } from 'zod';
+import { ExchangeSummarySchema } from './exchange';
+import { ProfilePublicSchema } from './profile';
+import { RateLimitsSchema } from './ratelimits';
+import { UsageTotalsSchema } from './usage';
+
+/** `full` (panel): summaries and live progress. `usage` (popup): usage, rate limits and profile only. */
+export const FeedScopeSchema = z.enum(['full', 'usage']);
+export type FeedScope = z.infer<typeof FeedScopeSchema>;
+
+// ---- client → companion ----------------------------------------------------------------------
+
+export const HelloSchema = z.object({
+  type: z.literal('hello'),
+  token: z.string(),
+  protocol: z.number().int(),
+  scope: FeedScopeSchema.default('full'),
+});
+
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  HelloSchema,
+  /** Asks for a fresh snapshot (after a gap in `seq`). */
+  z.object({ type: z.literal('feed/resync') }),
+  /** Asks for the new output text of one exchange in its progress messages. */
+  z.object({ type: z.literal('exchange/subscribe'), id: z.string() }),
+  z.object({ type: z.literal('exchange/unsubscribe'), id: z.string() }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+
+// ---- companion → client ----------------------------------------------------------------------
+
+export const CaptureStateSchema = z.object({
+  paused: z.boolean(),
+  /** Capture or storage failures so far (forwarding never stopped for them). */
+  errors: z.number().int().nonnegative(),
+  lastError: z.string().nullable(),
+});
+export type CaptureState = z.infer<typeof CaptureStateSchema>;
+
+const seq = z.number().int().positive();
+
+export const SnapshotSchema = z.object({
+  type: z.literal('feed/snapshot'),
+  seq,
+  protocol: z.number().int(),
+  companionVersion: z.string(),
+  /** Newest first; empty for `usage` clients. */
+  exchanges: z.array(ExchangeSummarySchema),
+  usage: UsageTotalsSchema,
+  rateLimits: RateLimitsSchema.nullable(),
+  profile: ProfilePublicSchema,
+  capture: CaptureStateSchema,
+});
+
+export const ProgressSchema = z.object({
+  type: z.literal('exchange/progress'),
+  seq,
+  id: z.string(),
+  events: z.number().int().nonnegative(),
+  outputChars: z.number().int().nonnegative(),
+  /** Estimated from the streamed text (o200k); the reported count arrives with `exchange/completed`. */
+  estimatedOutputTokens: z.number().int().nonnegative(),
+  /** New assistant text since the previous progress message; only for subscribers of this exchange. */
+  textDelta: z.string().optional(),
+});
+
+export const ServerMessageSchema = z.discriminatedUnion('type', [
+  SnapshotSchema,
+  z.object({ type: z.literal('exchange/started'), seq, exchange: ExchangeSummarySchema }),
+  ProgressSchema,
+  z.object({ type: z.literal('exchange/completed'), seq, exchange: ExchangeSummarySchema }),
+  /** Facts that arrive later, e.g. a sub-agent's nickname. */
+  z.object({ type: z.literal('exchange/updated'), seq, exchange: ExchangeSummarySchema }),
+  z.object({ type: z.literal('usage/updated'), seq, usage: UsageTotalsSchema }),
+  z.object({ type: z.literal('ratelimits/updated'), seq, rateLimits: RateLimitsSchema }),
+  z.object({ type: z.literal('profile/changed'), seq, profile: ProfilePublicSchema }),
+  z.object({ type: z.literal('capture/changed'), seq, capture: CaptureStateSchema }),
+  /** History changed under the client (cleared, pruned, or the client fell behind): load a new snapshot. */
+  z.object({ type: z.literal('feed/reset'), seq, reason: z.string() }),
+  /** Keeps idle connections (and an MV3 service worker holding one) alive. */
+  z.object({ type: z.literal('feed/heartbeat'), at: z.number() }),
+  z.object({
+    type: z.literal('feed/error'),
+    code: z.enum(['unauthorized', 'protocol_mismatch', 'bad_message', 'hello_timeout']),
+    message: z.string(),
+    /** For `protocol_mismatch`: which side to update. */
+    update: z.enum(['extension', 'companion']).optional(),
+  }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+export type ServerMessageType = ServerMessage['type'];
+
+export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
+
+/** Parses one raw frame against a message schema; never throws. */
+function parseFrame<T>(schema: z.ZodType<T>, raw: string): Parsed<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: 'not JSON' };
+  }
+  const r = schema.safeParse(json);
+  return r.success
+    ? { ok: true, message: r.data }
+    : { ok: false, error: r.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ') };
+}
+
+/** Parses a client frame (companion side). */
+export const parseClientMessage = (raw: string): Parsed<ClientMessage> => parseFrame(ClientMessageSchema, raw);
+
+/** Parses a companion frame (extension side). */
+export const parseServerMessage = (raw: string): Parsed<ServerMessage> => parseFrame(ServerMessageSchema, raw);
+
+/** Exhaustiveness guard for switches over message types. */
+export function assertNever(x: never): never {
+  throw new Error(`unhandled message type: ${JSON.stringify(x)}`);
+}
