@@ -1,18 +1,68 @@
 #!/usr/bin/env node
-/** @module The `codex-devtools` command. */
-import { startCompanion, DEFAULT_PORT } from './server';
-import { resolveHome } from './store/layout';
+/** @module The `codex-devtools` command: dispatches to one module per subcommand. */
+import { UsageError } from './cli/errors';
+import { doctorCommand } from './cli/doctor';
+import { manageCommand } from './cli/manage';
+import { profileCommand } from './cli/profile';
+import { run } from './cli/run';
+import { setupCommand } from './cli/setup';
+import { start } from './cli/start';
+import { tokenCommand } from './cli/token';
+import { COMPANION_VERSION } from './version';
 
-const args = process.argv.slice(2);
-const portFlag = args.indexOf('--port');
-const port = portFlag >= 0 ? Number(args[portFlag + 1]) : DEFAULT_PORT;
-const upstreamFlag = args.indexOf('--upstream');
-const companion = await startCompanion({
-  home: resolveHome(null),
-  port,
-  apiUpstream: upstreamFlag >= 0 ? args[upstreamFlag + 1] : undefined,
-});
-process.stdout.write(`codex-devtools listening on ${companion.url}\n`);
-const stop = () => void companion.close().then(() => process.exit(0));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+const HELP = `codex-devtools ${COMPANION_VERSION}: see what the Codex CLI sends to its model, live in DevTools.
+
+Usage: codex-devtools [command] [options]
+
+Commands:
+  start (default)     run the companion on 127.0.0.1:8642
+  run -- codex …      run Codex through a companion without touching its config
+  setup [--remove]    route plain \`codex\` through the companion (config.toml block), or undo
+  doctor              check Codex, its config, the companion and traffic
+  token [--rotate]    print the pairing token and a pairing link
+  profile …           list|add|use|remove upstream profiles (hot switch)
+  pause | resume      stop or restart recording (forwarding never stops)
+  clear | prune       delete captured history, or the oldest sessions past the size cap
+
+Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;
+
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  start,
+  run,
+  setup: setupCommand,
+  doctor: doctorCommand,
+  token: tokenCommand,
+  profile: profileCommand,
+  pause: (a) => manageCommand('pause', a),
+  resume: (a) => manageCommand('resume', a),
+  clear: (a) => manageCommand('clear', a),
+  prune: (a) => manageCommand('prune', a),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-v') {
+    console.log(COMPANION_VERSION);
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    console.log(HELP);
+    return 0;
+  }
+  if (first === undefined || first.startsWith('-')) return start(argv);
+  const command = commands[first];
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(first)}; see codex-devtools --help`);
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`codex-devtools: ${err.message}\n`);
+      process.exit(err.exitCode);
+    }
+    process.stderr.write(`codex-devtools: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

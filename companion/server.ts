@@ -44,6 +44,8 @@ export interface CompanionOptions {
   captureQueueBytes?: number;
   maxStoreBytes?: number;
   hub?: HubOptions;
+  /** Relay Codex's Responses WebSocket (default); false answers upgrades with 426 (HTTP fallback). */
+  websocket?: boolean;
 }
 
 export interface Companion extends CompanionContext {

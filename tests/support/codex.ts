@@ -85,7 +85,20 @@ export function codexConfig(opts: CodexRunOptions): string {
   );
 }
 
-export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
+export interface PreparedCodex {
+  root: string;
+  codexHome: string;
+  workDir: string;
+  configToml: string;
+  /** Environment for Codex (or a wrapper that launches it). */
+  env: NodeJS.ProcessEnv;
+  /** `codex exec --skip-git-repo-check … <prompt>` arguments. */
+  execArgs: string[];
+  cleanup(): void;
+}
+
+/** A fresh CODEX_HOME (config.toml, auth.json) and git work tree, without running anything. */
+export function prepareCodex(opts: CodexRunOptions): PreparedCodex {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-devtools-e2e-'));
   const codexHome = path.join(root, 'codex-home');
   const workDir = path.join(root, 'work');
@@ -100,8 +113,6 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
   } else if ((opts.provider ?? 'custom') === 'builtin') {
     fs.writeFileSync(path.join(codexHome, 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: apiKey }), { mode: 0o600 });
   }
-  const file = opts.command?.file ?? CODEX_BIN;
-  const args = opts.command?.args ?? ['exec', '--skip-git-repo-check', ...(opts.args ?? []), opts.prompt];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CODEX_HOME: codexHome,
@@ -112,6 +123,21 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
     RUST_LOG: process.env.CODEX_TEST_RUST_LOG ?? '',
     ...opts.env,
   };
+  return {
+    root,
+    codexHome,
+    workDir,
+    configToml,
+    env,
+    execArgs: ['exec', '--skip-git-repo-check', ...(opts.args ?? []), opts.prompt],
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
+  const { root, codexHome, workDir, configToml, env, execArgs, cleanup } = prepareCodex(opts);
+  const file = opts.command?.file ?? CODEX_BIN;
+  const args = opts.command?.args ?? execArgs;
   const child = spawn(file, args, { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -134,6 +160,6 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
     workDir,
     root,
     configToml,
-    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+    cleanup,
   };
 }

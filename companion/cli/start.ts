@@ -1,0 +1,115 @@
+/** @module `codex-devtools [start]`: the companion in the foreground until interrupted. */
+import fs from 'node:fs';
+import { startCompanion, DEFAULT_MAX_STORE_BYTES, type Companion, type CompanionOptions } from '../server';
+import { codexHome, configPath } from '../codex/config-file';
+import { BEGIN } from '../codex/setup';
+import { COMPANION_VERSION } from '../version';
+import { probe } from './client';
+import { UsageError } from './errors';
+import { home, logLevel, parse, port, size, START, url } from './options';
+import { extensionDirs, pairingLink } from './paths';
+
+export const START_HELP = `Usage: codex-devtools [start] [options]
+
+Starts the companion on 127.0.0.1 in the foreground: a proxy Codex sends its model requests to,
+which forwards them untouched and records them for the DevTools extension.
+
+Options:
+  --port <n>               port to listen on (default 8642)
+  --home <dir>             state directory (default $CODEX_DEVTOOLS_HOME or ~/.codex-devtools)
+  --upstream <url>         API-key upstream (default https://api.openai.com/v1)
+  --chatgpt-upstream <url> ChatGPT-login upstream (default https://chatgpt.com/backend-api/codex)
+  --max-size <size>        prune the oldest sessions past this size (default 2g)
+  --no-websocket           refuse Codex's WebSocket transport (Codex falls back to HTTP)
+  --log-level <level>      debug, info, warn or error (default info)`;
+
+/** Parses start options into companion options (shared with `run`). */
+export function companionOptions(values: Record<string, unknown>): CompanionOptions {
+  return {
+    home: home(values.home),
+    port: port(values.port),
+    apiUpstream: url('upstream', values.upstream),
+    chatgptUpstream: url('chatgpt-upstream', values['chatgpt-upstream']),
+    maxStoreBytes: size(values['max-size'], DEFAULT_MAX_STORE_BYTES),
+    websocket: values['no-websocket'] !== true,
+    logLevel: logLevel(values['log-level']),
+  };
+}
+
+/** Starts a companion, or explains plainly why the port is not available. */
+export async function startOrExplain(opts: CompanionOptions): Promise<Companion> {
+  const p = opts.port!;
+  const found = await probe(p);
+  if (found.kind === 'companion')
+    throw new UsageError(
+      `A codex-devtools companion (${found.version}) is already running on 127.0.0.1:${p}. Use it, or stop it first.`,
+      1,
+    );
+  try {
+    return await startCompanion(opts);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EADDRINUSE') {
+      throw new UsageError(
+        `Port ${p} on 127.0.0.1 is taken by another program. Free it, or pick another port with --port (and point Codex and the extension at it).`,
+        1,
+      );
+    }
+    throw err;
+  }
+}
+
+export function banner(c: Companion): string {
+  const ext = extensionDirs();
+  const base = `${c.url}/v1`;
+  const lines = [
+    `codex-devtools ${COMPANION_VERSION} listening on ${c.url}  (state: ${c.home})`,
+    `Pairing token: ${c.token()}`,
+    `  pair Chrome: open ${pairingLink(c.port, c.token())}`,
+    '',
+    'Point Codex at it:',
+    `  this run:      codex -c 'openai_base_url="${base}"'`,
+    `  always:        codex-devtools setup --port ${c.port}     (undo: codex-devtools setup --remove)`,
+    `  own provider:  set its base_url to ${base} and start this with --upstream <its old base_url>`,
+    '',
+    'Load the extension:',
+    `  Chrome:  chrome://extensions → Developer mode → Load unpacked → ${ext.chrome ?? '(build it: npm run build)'}`,
+    `  Firefox: about:debugging → This Firefox → Load Temporary Add-on → ${ext.firefox ? `${ext.firefox}/manifest.json` : '(build it: npm run build)'}`,
+  ];
+  const cfg = configPath(codexHome());
+  if (fs.existsSync(cfg) && fs.readFileSync(cfg, 'utf8').includes(BEGIN)) {
+    lines.push(
+      '',
+      `Codex is set up to go through codex-devtools (${cfg}): while this companion is stopped, Codex cannot reach its model. Undo with \`codex-devtools setup --remove\`.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Resolves when SIGINT or SIGTERM arrives. */
+export function untilInterrupted(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => () => {
+      process.off('SIGINT', int);
+      process.off('SIGTERM', term);
+      resolve(sig);
+    };
+    const int = on('SIGINT');
+    const term = on('SIGTERM');
+    process.on('SIGINT', int);
+    process.on('SIGTERM', term);
+  });
+}
+
+export async function start(args: string[]): Promise<number> {
+  const { values } = parse('start', args, START);
+  if (values.help) {
+    console.log(START_HELP);
+    return 0;
+  }
+  const c = await startOrExplain(companionOptions(values));
+  console.log(banner(c));
+  await untilInterrupted();
+  console.log('\ncodex-devtools: stopping…');
+  await c.close();
+  return 0;
+}
