@@ -1,13 +1,6 @@
 #!/usr/bin/env node
 /** @module The `codex-devtools` command: dispatches to one module per subcommand. */
 import { UsageError } from './cli/errors';
-import { doctorCommand } from './cli/doctor';
-import { manageCommand } from './cli/manage';
-import { profileCommand } from './cli/profile';
-import { run } from './cli/run';
-import { setupCommand } from './cli/setup';
-import { start } from './cli/start';
-import { tokenCommand } from './cli/token';
 import { COMPANION_VERSION } from './version';
 
 const HELP = `codex-devtools ${COMPANION_VERSION}: see what the Codex CLI sends to its model, live in DevTools.
@@ -26,17 +19,18 @@ Commands:
 
 Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;
 
+// Loaded on demand: `token` or `setup` should not pay for the server, tokenizer and HTTP client.
 const commands: Record<string, (args: string[]) => Promise<number>> = {
-  start,
-  run,
-  setup: setupCommand,
-  doctor: doctorCommand,
-  token: tokenCommand,
-  profile: profileCommand,
-  pause: (a) => manageCommand('pause', a),
-  resume: (a) => manageCommand('resume', a),
-  clear: (a) => manageCommand('clear', a),
-  prune: (a) => manageCommand('prune', a),
+  start: async (a) => (await import('./cli/start')).start(a),
+  run: async (a) => (await import('./cli/run')).run(a),
+  setup: async (a) => (await import('./cli/setup')).setupCommand(a),
+  doctor: async (a) => (await import('./cli/doctor')).doctorCommand(a),
+  token: async (a) => (await import('./cli/token')).tokenCommand(a),
+  profile: async (a) => (await import('./cli/profile')).profileCommand(a),
+  pause: async (a) => (await import('./cli/manage')).manageCommand('pause', a),
+  resume: async (a) => (await import('./cli/manage')).manageCommand('resume', a),
+  clear: async (a) => (await import('./cli/manage')).manageCommand('clear', a),
+  prune: async (a) => (await import('./cli/manage')).manageCommand('prune', a),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -49,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (first === undefined || first.startsWith('-')) return start(argv);
+  if (first === undefined || first.startsWith('-')) return commands.start(argv);
   const command = commands[first];
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(first)}; see codex-devtools --help`);
   return command(rest);

@@ -22,11 +22,9 @@ import { createRouter } from './proxy/router';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
 import { Store } from './store/store';
+import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
-export const DEFAULT_PORT = 8642;
-export const DEFAULT_API_UPSTREAM = 'https://api.openai.com/v1';
-export const DEFAULT_CHATGPT_UPSTREAM = 'https://chatgpt.com/backend-api/codex';
-export const DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
+export { DEFAULT_PORT, DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES } from './defaults';
 
 export interface CompanionOptions {
   home: string;

@@ -2,7 +2,7 @@
 import { createLogger } from '../lib/log';
 import { CaptureControl } from '../capture/control';
 import { Store } from '../store/store';
-import { DEFAULT_MAX_STORE_BYTES } from '../server';
+import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { callApi, probe } from './client';
 import { UsageError } from './errors';
 import { COMMON, home, parse, port, size } from './options';

@@ -1,7 +1,7 @@
 /** @module Shared option parsing for the `codex-devtools` subcommands (node:util parseArgs, strict). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveHome } from '../store/layout';
-import { DEFAULT_PORT } from '../server';
+import { DEFAULT_PORT } from '../defaults';
 import { UsageError } from './errors';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,6 +1,7 @@
 /** @module `codex-devtools [start]`: the companion in the foreground until interrupted. */
 import fs from 'node:fs';
-import { startCompanion, DEFAULT_MAX_STORE_BYTES, type Companion, type CompanionOptions } from '../server';
+import { startCompanion, type Companion, type CompanionOptions } from '../server';
+import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
