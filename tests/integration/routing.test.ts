@@ -91,3 +91,32 @@ describe('routing each request by its own credentials', () => {
     }
   });
 });
+
+describe('switching profiles between turns', () => {
+  it('keeps a turn in flight on the profile it started on; the next turn takes the new one', async () => {
+    const a = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('a')]) }) });
+    const b = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('b')]) }) });
+    const c = await startTestCompanion({ apiUpstream: a.baseUrl });
+    const turn = (id: string) => ({
+      authorization: 'Bearer sk-test-turns-0123456789',
+      'x-codex-turn-metadata': JSON.stringify({ turn_id: id, request_kind: 'turn' }),
+    });
+    try {
+      await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: turn('turn-1'), body: '{}' });
+      c.profiles.upsert({ id: 'b', name: 'B', baseUrl: b.baseUrl, apiKey: 'sk-b-key-0123456789abc' });
+      c.profiles.activate('b');
+      // The rest of turn 1 (a tool-call follow-up) stays on the default route…
+      await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: turn('turn-1'), body: '{}' });
+      // …and turn 2 goes to profile b.
+      await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: turn('turn-2'), body: '{}' });
+      expect(a.requests).toHaveLength(2);
+      expect(b.requests).toHaveLength(1);
+      await c.idle();
+      expect(c.store.list({}).items.map((s) => s.route.profileId)).toEqual(['b', 'default', 'default']);
+    } finally {
+      await c.dispose();
+      await a.close();
+      await b.close();
+    }
+  });
+});
