@@ -19,6 +19,7 @@ import { LiveHub, type HubOptions } from './live/hub';
 import { createUpgradeHandler } from './live/upgrade';
 import { Profiles } from './proxy/profiles';
 import { createRouter } from './proxy/router';
+import { createWsRelay } from './proxy/ws-relay';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
 import { Store } from './store/store';
@@ -44,6 +45,8 @@ export interface CompanionOptions {
   hub?: HubOptions;
   /** Relay Codex's Responses WebSocket (default); false answers upgrades with 426 (HTTP fallback). */
   websocket?: boolean;
+  /** Largest WebSocket message relayed (default 64 MB); a bigger one closes both sides with 1009. */
+  maxWebSocketMessageBytes?: number;
 }
 
 export interface Companion extends CompanionContext {
@@ -110,8 +113,27 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     },
   });
 
+  const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
+  const relay =
+    opts.websocket === false
+      ? null
+      : createWsRelay({
+          router,
+          addons,
+          log,
+          maxCaptureBytes,
+          maxPayload: opts.maxWebSocketMessageBytes ?? 64 * 1024 * 1024,
+          connectTimeoutMs: opts.timeouts?.connectTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.connectTimeoutMs,
+          capturing: () => !capture.paused,
+          onRateLimits: (r) => hub.rateLimitsUpdated(rateLimits.update(r)),
+        });
+  // A WebSocket chain lives on one upstream connection: a profile switch closes Codex's socket
+  // at the next turn boundary, and Codex reconnects with full context on the new route.
+  profiles.onChange((p) => {
+    for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
+  });
   const server = http.createServer(getRequestListener(app.fetch));
-  const upgrades = createUpgradeHandler({ hub });
+  const upgrades = createUpgradeHandler({ hub, relay: relay?.handle });
   server.on('upgrade', upgrades.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -124,6 +146,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     hub.close();
+    relay?.close();
     upgrades.wss.close();
     await queue.idle();
     await store.flush();

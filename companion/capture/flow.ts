@@ -122,7 +122,12 @@ export class ExchangeFlow {
     } else if (raw && raw.byteLength > 0) {
       this.requestBody = this.decodeJson(raw, encodingHeader, (note) => (this.requestBodyNote = note));
     }
-    this.identity = extractIdentity((n) => this.rawRequestHeaders.get(n) ?? null, this.requestBody, this.kind === 'model');
+    this.identity = extractIdentity(
+      (n) => this.rawRequestHeaders.get(n) ?? null,
+      this.requestBody,
+      this.kind === 'model',
+      this.transport === 'websocket',
+    );
     if (this.route.modelRequested === null)
       this.route = { ...this.route, modelRequested: this.identity.model, modelSent: this.route.modelSent ?? this.identity.model };
     this.addons.triggerSync('request', this);
@@ -186,6 +191,12 @@ export class ExchangeFlow {
       );
     }
     this.addons.triggerSync('responseHeaders', this);
+  }
+
+  /** A WebSocket turn that ended in a wrapped `error` frame: treated like an HTTP error reply. */
+  setErrorReply(status: number, body: unknown): void {
+    this.responseStatus = status;
+    this.responseBody = body;
   }
 
   /** Raw response bytes as forwarded to Codex (possibly compressed). */
@@ -266,7 +277,7 @@ export class ExchangeFlow {
 
   private resolveStatus(resetBy?: string): void {
     const httpStatus = this.responseStatus ?? 0;
-    if (!this.isSse) this.parseResponseBody();
+    if (!this.isSse && this.transport === 'http') this.parseResponseBody();
     if (httpStatus >= 400) {
       this.status = 'failed';
       this.error = this.httpError(httpStatus);

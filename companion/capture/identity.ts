@@ -36,10 +36,16 @@ function versionFromUserAgent(ua: string | null): string | null {
   return m ? m[1] : null;
 }
 
-export function extractIdentity(header: HeaderGet, body: unknown, isModelRequest: boolean): Identity {
+/**
+ * `perMessage`: over the WebSocket transport the handshake headers describe the connection's
+ * first (prewarm) request; each message's own `client_metadata` is what describes it.
+ */
+export function extractIdentity(header: HeaderGet, body: unknown, isModelRequest: boolean, perMessage = false): Identity {
   const b = isObj(body) ? body : null;
   const cm = isObj(b?.client_metadata) ? (b.client_metadata as Json) : null;
-  const meta = parseJson(header('x-codex-turn-metadata')) ?? parseJson(s(cm?.['x-codex-turn-metadata']));
+  const fromHeader = parseJson(header('x-codex-turn-metadata'));
+  const fromBody = parseJson(s(cm?.['x-codex-turn-metadata']));
+  const meta = perMessage ? (fromBody ?? fromHeader) : (fromHeader ?? fromBody);
   const parentThreadId = s(header('x-codex-parent-thread-id')) ?? s(meta?.parent_thread_id) ?? s(cm?.['x-codex-parent-thread-id']);
   const subagentHeader = s(header('x-openai-subagent')) ?? s(cm?.['x-openai-subagent']);
   const threadSource = s(meta?.thread_source);
@@ -61,7 +67,9 @@ export function extractIdentity(header: HeaderGet, body: unknown, isModelRequest
     requestKind: requestKind(meta, b, isModelRequest),
     compactionImplementation: s(compaction?.implementation),
     windowNumber: n(meta?.window_number),
-    windowId: s(header('x-codex-window-id')) ?? s(meta?.window_id) ?? s(cm?.['x-codex-window-id']),
+    windowId: perMessage
+      ? (s(cm?.['x-codex-window-id']) ?? s(meta?.window_id))
+      : (s(header('x-codex-window-id')) ?? s(meta?.window_id) ?? s(cm?.['x-codex-window-id'])),
     originator: s(header('originator')),
     clientVersion: s(header('version')) ?? versionFromUserAgent(header('user-agent')),
     promptCacheKey: s(b?.prompt_cache_key),

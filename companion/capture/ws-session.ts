@@ -1,0 +1,147 @@
+/**
+ * @module Capture of one relayed Responses WebSocket: each `response.create` … terminal event
+ * becomes one exchange. A message that continues a `previous_response_id` carries only the new
+ * input; the full input is rebuilt from the earlier exchange on this connection (its input plus
+ * its output), exactly as an HTTP request would have carried it.
+ */
+import type { HeaderPairs } from '../proxy/headers';
+import type { Route } from '../protocol/exchange';
+import type { RateLimits } from '../protocol/ratelimits';
+import type { AddonManager } from './addons';
+import { ExchangeFlow } from './flow';
+import { newExchangeId } from './ids';
+import { parseRateLimitEvent } from './ratelimits';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** How many earlier responses per connection are kept for chaining (chains use the latest). */
+const KEEP_RESPONSES = 16;
+
+const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+export interface WsSessionInit {
+  path: string;
+  query: string;
+  upstreamUrl: string;
+  handshakeHeaders: HeaderPairs;
+  upgradeResponseHeaders: HeaderPairs;
+  route: Route;
+  maxCaptureBytes: number;
+  addons: AddonManager;
+  capturing(): boolean;
+  onRateLimits(r: RateLimits): void;
+}
+
+export class WsCaptureSession {
+  private readonly responses = new Map<string, { input: unknown[]; output: unknown[] }>();
+  current: ExchangeFlow | null = null;
+  private currentInput: unknown[] | null = null;
+
+  constructor(private readonly init: WsSessionInit) {}
+
+  /** A text message Codex sent (already forwarded). */
+  onClientText(text: string): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return; // not JSON: relayed as is, nothing to capture
+    }
+    if (!isObj(msg) || msg.type !== 'response.create') return;
+    if (this.current) void this.abort('Codex sent a new request before the previous one ended');
+    if (!this.init.capturing()) return;
+    const flow = new ExchangeFlow(
+      {
+        id: newExchangeId(),
+        transport: 'websocket',
+        method: 'WS',
+        path: this.init.path,
+        query: this.init.query,
+        upstreamUrl: this.init.upstreamUrl,
+        requestHeaders: this.init.handshakeHeaders,
+        route: { ...this.init.route },
+        maxCaptureBytes: this.init.maxCaptureBytes,
+      },
+      this.init.addons,
+    );
+    const { type: _type, ...request } = msg;
+    const newInput = Array.isArray(msg.input) ? msg.input : [];
+    const prev = typeof msg.previous_response_id === 'string' ? msg.previous_response_id : null;
+    let fullInput = newInput;
+    let note: string | null = null;
+    if (prev) {
+      const earlier = this.responses.get(prev);
+      if (earlier) fullInput = [...earlier.input, ...earlier.output, ...newInput];
+      else {
+        note = `previous_response_id ${prev} was not seen on this connection; only the new input items are shown`;
+        flow.markIncomplete(note);
+      }
+    }
+    const body: Json = { ...request, input: fullInput };
+    delete body.previous_response_id;
+    flow.websocketMessage = msg;
+    flow.setRequestBody(Buffer.from(text), { decodedJson: body });
+    if (note) flow.requestBodyNote = note;
+    flow.setResponseHead(101, this.init.upgradeResponseHeaders);
+    this.current = flow;
+    this.currentInput = fullInput;
+  }
+
+  /** A text message the upstream sent (already forwarded). */
+  onServerText(text: string): void {
+    let msg: unknown;
+    let invalid: string | undefined;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      msg = text;
+      invalid = 'message is not valid JSON';
+    }
+    const type = isObj(msg) && typeof msg.type === 'string' ? msg.type : 'message';
+    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(parseRateLimitEvent(msg, Date.now()));
+    const flow = this.current;
+    if (!flow) return;
+    flow.recordEvent({ t: Date.now() - flow.startedAt, type, data: msg, ...(invalid ? { invalid } : {}) });
+    if (TERMINAL.has(type)) void this.finish();
+    else if (type === 'error' && isObj(msg)) {
+      // A wrapped error (`{type:"error", status_code, error, headers}`) ends the request like an HTTP error.
+      if (typeof msg.status_code === 'number') flow.setErrorReply(msg.status_code, { error: msg.error });
+      void this.finish();
+    }
+  }
+
+  /** A binary message (not part of the protocol): relayed, noted in the event log. */
+  onBinary(direction: 'client' | 'server', bytes: number): void {
+    const flow = this.current;
+    if (!flow) return;
+    flow.recordEvent({
+      t: Date.now() - flow.startedAt,
+      type: 'binary',
+      data: { from: direction, bytes },
+      invalid: 'binary frame (Codex treats these as an error)',
+    });
+  }
+
+  private async finish(): Promise<void> {
+    const flow = this.current;
+    if (!flow) return;
+    this.current = null;
+    const id = flow.assembler.responseId;
+    if (id && this.currentInput) {
+      this.responses.set(id, { input: this.currentInput, output: flow.assembler.output() });
+      if (this.responses.size > KEEP_RESPONSES) this.responses.delete(this.responses.keys().next().value as string);
+    }
+    this.currentInput = null;
+    await flow.finishResponse();
+  }
+
+  /** The connection ended (either side) with an exchange in flight. */
+  async abort(reason: string): Promise<void> {
+    const flow = this.current;
+    if (!flow) return;
+    this.current = null;
+    this.currentInput = null;
+    await flow.fail('aborted', { code: 'connection_closed', message: reason, upstreamCode: null });
+  }
+}
