@@ -1,7 +1,9 @@
 /**
  * @module An append-only file of newline-terminated lines, read back with byte offsets.
- * Appends are serialised; a failed append is rolled back so the next one starts on a clean line.
- * On open, a torn final line (no newline: the process died mid-write) is cut off.
+ * Appends are synchronous: once `append` returns, the lines are in the operating system's
+ * hands, so killing the process cannot lose them (a record is a few KB: microseconds). A
+ * failed append is rolled back so the next one starts on a clean line. On open, a torn final
+ * line (no newline: the process died mid-write) is cut off.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -23,7 +25,6 @@ const BLOCK = 1 << 20;
 
 export class LineLog {
   private size: number;
-  private chain: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly path: string,
@@ -75,36 +76,31 @@ export class LineLog {
     return this.size;
   }
 
-  /** Appends lines (each ending in a newline) in one write; resolves with each line's position. */
-  append(lines: string[]): Promise<LineRef[]> {
-    const run = async (): Promise<LineRef[]> => {
-      const data = Buffer.from(lines.join(''));
-      const start = this.size;
-      try {
-        await fsp.appendFile(this.path, data, { mode: 0o600 });
-      } catch (err) {
-        await this.rollback(start);
-        throw err;
-      }
-      this.size = start + data.length;
-      const refs: LineRef[] = [];
-      let offset = start;
-      for (const l of lines) {
-        const len = Buffer.byteLength(l);
-        refs.push({ offset, length: len - 1 });
-        offset += len;
-      }
-      return refs;
-    };
-    const p = this.chain.then(run, run);
-    this.chain = p.catch(() => undefined);
-    return p;
+  /** Appends lines (each ending in a newline) in one write; returns each line's position. Throws on failure. */
+  append(lines: string[]): LineRef[] {
+    const data = Buffer.from(lines.join(''));
+    const start = this.size;
+    try {
+      fs.appendFileSync(this.path, data, { mode: 0o600 });
+    } catch (err) {
+      this.rollback(start);
+      throw err;
+    }
+    this.size = start + data.length;
+    const refs: LineRef[] = [];
+    let offset = start;
+    for (const l of lines) {
+      const len = Buffer.byteLength(l);
+      refs.push({ offset, length: len - 1 });
+      offset += len;
+    }
+    return refs;
   }
 
-  private async rollback(size: number): Promise<void> {
+  private rollback(size: number): void {
     try {
-      const st = await fsp.stat(this.path);
-      if (st.isFile() && st.size > size) await fsp.truncate(this.path, size);
+      const st = fs.statSync(this.path);
+      if (st.isFile() && st.size > size) fs.truncateSync(this.path, size);
     } catch {
       // the file may be gone or not a regular file; the next append reports its own error
     }
@@ -120,10 +116,5 @@ export class LineLog {
     } finally {
       await fh.close();
     }
-  }
-
-  /** Waits for queued appends. */
-  flush(): Promise<void> {
-    return this.chain.then(() => undefined);
   }
 }

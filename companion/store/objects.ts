@@ -58,7 +58,7 @@ export class ObjectStore {
   }
 
   /** Stores the values not yet present (keyed by their hash) in one append. */
-  async putMany(values: Map<string, string>): Promise<void> {
+  putMany(values: Map<string, string>): void {
     const missing = [...values].filter(([h]) => !this.index.has(h));
     if (missing.length === 0) return;
     const lines = missing.map(([h, json]) =>
@@ -66,7 +66,7 @@ export class ObjectStore {
         ? encodeLine({ h, z: zlib.deflateRawSync(json).toString('base64') })
         : encodeLine({ h, v: JSON.parse(json) as unknown }),
     );
-    const refs = await this.log.append(lines);
+    const refs = this.log.append(lines);
     missing.forEach(([h], i) => {
       this.index.set(h, refs[i]);
       this.corrupt.delete(h);
@@ -88,9 +88,5 @@ export class ObjectStore {
     if (this.cache.size > 2000) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, value);
     return { ok: true, value };
-  }
-
-  flush(): Promise<void> {
-    return this.log.flush();
   }
 }

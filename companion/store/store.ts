@@ -22,6 +22,10 @@ interface Entry {
   input: InputRef | null;
   /** Kept while the record is not on disk yet (write failed, retry pending). */
   memory: ExchangeRecord | null;
+  /** The analysis line, written after the record (analysis is derived and can be recomputed). */
+  analysisRef: LineRef | null;
+  /** Kept while the analysis line is not on disk yet. */
+  analysisMemory: ExchangeRecord['analysis'] | null;
 }
 
 interface Bucket {
@@ -36,6 +40,7 @@ interface Bucket {
 
 interface Pending {
   entry: Entry;
+  kind: 'record' | 'analysis' | 'update';
   objects: Map<string, string>;
   line: string;
 }
@@ -87,7 +92,6 @@ export class Store {
     corruptLines: 0,
     tornBytes: 0,
   };
-  private writing: Promise<void> = Promise.resolve();
   maxBytes: number;
 
   private constructor(private readonly opts: StoreOptions) {
@@ -145,17 +149,20 @@ export class Store {
       const v = d.value;
       if (v.t === 'x') {
         this.entries.set(v.id, {
-          summary: v.s,
+          summary: { ...v.s, facts: v.s.facts ?? null },
           bucket,
           ref: { offset: line.offset, length: line.length },
           input: v.i ?? null,
           memory: null,
+          analysisRef: null,
+          analysisMemory: null,
         });
         this.ids.push(v.id);
         bucket.lastActivity = Math.max(bucket.lastActivity, v.s.endedAt ?? v.s.startedAt);
-      } else if (v.t === 'u') {
+      } else if (v.t === 'u' || v.t === 'a') {
         const e = this.entries.get(v.id);
         if (e) e.summary = { ...e.summary, ...v.s };
+        if (e && v.t === 'a') e.analysisRef = { offset: line.offset, length: line.length };
       }
     }
   }
@@ -179,49 +186,72 @@ export class Store {
       input = { ...delta, prev: delta.base && last ? last.delta : null };
       bucket.lastByThread.set(key, { id: record.id, hashes: split.inputHashes, delta });
     }
-    const entry: Entry = { summary: split.summary, bucket, ref: null, input, memory: record };
+    const entry: Entry = { summary: split.summary, bucket, ref: null, input, memory: record, analysisRef: null, analysisMemory: null };
     this.insert(entry);
     bucket.lastActivity = Math.max(bucket.lastActivity, record.endedAt ?? record.startedAt);
     const payload = zlib.deflateRawSync(JSON.stringify(split.payload)).toString('base64');
     const line = encodeLine({ t: 'x', id: record.id, s: split.summary, i: input, p: payload });
-    this.pending.push({ entry, objects: split.objects, line });
+    this.enqueue({ entry, kind: 'record', objects: split.objects, line });
+    this.drain();
+    return Promise.resolve();
+  }
+
+  /**
+   * Stores an exchange's analysis and the summary fields derived from it, after the record itself
+   * (so a crash while analysing never costs the capture).
+   */
+  attachAnalysis(id: string, analysis: NonNullable<ExchangeRecord['analysis']>, patch: Partial<ExchangeSummary>): Promise<void> {
+    const e = this.entries.get(id);
+    if (!e) return Promise.resolve();
+    e.summary = { ...e.summary, ...patch };
+    e.analysisMemory = analysis;
+    if (e.memory) e.memory = { ...e.memory, ...patch, analysis };
+    const payload = zlib.deflateRawSync(JSON.stringify(analysis)).toString('base64');
+    this.enqueue({ entry: e, kind: 'analysis', objects: new Map(), line: encodeLine({ t: 'a', id, s: patch, p: payload }) });
+    this.drain();
+    return Promise.resolve();
+  }
+
+  private enqueue(p: Pending): void {
+    this.pending.push(p);
     if (this.pending.length > MAX_PENDING) {
       const lost = this.pending.shift()!;
-      lost.entry.memory = null;
+      if (lost.kind === 'record') lost.entry.memory = null;
+      else if (lost.kind === 'analysis') lost.entry.analysisMemory = null;
       this.stats_.lostRecords++;
       this.opts.log.error(`store: gave up on exchange ${lost.entry.summary.id}: too many writes pending after failures`);
     }
-    return this.drain();
   }
 
-  /** Writes pending records in order; stops at the first failure (they are retried on the next append). */
-  private drain(): Promise<void> {
-    const run = async () => {
-      while (this.pending.length > 0) {
-        const p = this.pending[0];
-        if (!this.entries.has(p.entry.summary.id)) {
-          this.pending.shift(); // deleted before it was written
-          continue;
-        }
-        try {
-          await p.entry.bucket.objects.putMany(p.objects);
-          const [ref] = await p.entry.bucket.log.append([p.line]);
+  /** Writes pending lines in order; stops at the first failure (they are retried on the next write). */
+  private drain(): void {
+    while (this.pending.length > 0) {
+      const p = this.pending[0];
+      if (!this.entries.has(p.entry.summary.id)) {
+        this.pending.shift(); // deleted before it was written
+        continue;
+      }
+      try {
+        p.entry.bucket.objects.putMany(p.objects);
+        const [ref] = p.entry.bucket.log.append([p.line]);
+        if (p.kind === 'record') {
           p.entry.ref = ref;
           p.entry.memory = null;
-          this.pending.shift();
-        } catch (err) {
-          this.stats_.writeErrors++;
-          this.stats_.lastWriteError = { message: describeError(err), at: Date.now() };
-          this.opts.log.error(
-            `store: could not write exchange ${p.entry.summary.id} (${describeError(err)}); capture continues in memory and writing resumes when it can`,
-          );
-          return;
+        } else if (p.kind === 'analysis') {
+          p.entry.analysisRef = ref;
+          p.entry.analysisMemory = null;
         }
+        this.pending.shift();
+      } catch (err) {
+        this.stats_.writeErrors++;
+        this.stats_.lastWriteError = { message: describeError(err), at: Date.now() };
+        this.opts.log.error(
+          `store: could not write exchange ${p.entry.summary.id} (${describeError(err)}); capture continues in memory and writing resumes when it can`,
+        );
+        return;
       }
-      this.pruneIfNeeded();
-    };
-    this.writing = this.writing.then(run, run);
-    return this.writing;
+    }
+    this.pruneIfNeeded();
   }
 
   /** Appends later facts about an exchange (e.g. a sub-agent's nickname) to its summary. */
@@ -230,17 +260,9 @@ export class Store {
     if (!e) return Promise.resolve();
     e.summary = { ...e.summary, ...patch };
     if (e.memory) e.memory = { ...e.memory, ...patch };
-    const line = encodeLine({ t: 'u', id, s: patch });
-    const run = async () => {
-      try {
-        await e.bucket.log.append([line]);
-      } catch (err) {
-        this.stats_.writeErrors++;
-        this.stats_.lastWriteError = { message: describeError(err), at: Date.now() };
-      }
-    };
-    this.writing = this.writing.then(run, run);
-    return this.writing;
+    this.enqueue({ entry: e, kind: 'update', objects: new Map(), line: encodeLine({ t: 'u', id, s: patch }) });
+    this.drain();
+    return Promise.resolve();
   }
 
   private insert(entry: Entry): void {
@@ -298,7 +320,7 @@ export class Store {
   async get(id: string): Promise<ExchangeRecord | null> {
     const e = this.entries.get(id);
     if (!e) return null;
-    if (e.memory) return e.memory;
+    if (e.memory) return e.analysisMemory ? { ...e.memory, analysis: e.analysisMemory } : e.memory;
     if (!e.ref) return null;
     const payload = await this.payloadOf(e);
     if (!payload.ok) return { ...unreadableRecord(e.summary, payload.reason) };
@@ -317,11 +339,25 @@ export class Store {
       const r = await e.bucket.objects.get(p.tools);
       tools = r.ok ? r.value : [unreadableItem(p.tools, r.reason)];
     }
-    return joinRecord(e.summary, p, {
+    const record = joinRecord(e.summary, p, {
       input: hashes ? await resolve(hashes) : null,
       tools,
       wsInput: p.wsInput ? await resolve(p.wsInput) : null,
     });
+    const analysis = await this.analysisOf(e);
+    return analysis ? { ...record, analysis } : record;
+  }
+
+  private async analysisOf(e: Entry): Promise<ExchangeRecord['analysis'] | null> {
+    if (e.analysisMemory) return e.analysisMemory;
+    if (!e.analysisRef) return null;
+    const d = decodeLine<{ p: string }>(await e.bucket.log.read(e.analysisRef));
+    if (!d.ok) return null; // a corrupt analysis is recomputable; the record stands without it
+    try {
+      return JSON.parse(zlib.inflateRawSync(Buffer.from(d.value.p, 'base64')).toString('utf8')) as ExchangeRecord['analysis'];
+    } catch {
+      return null;
+    }
   }
 
   private async payloadOf(e: Entry): Promise<{ ok: true; value: StoredPayload } | { ok: false; reason: string }> {
@@ -363,7 +399,6 @@ export class Store {
     const name = bucketName(sessionId);
     const bucket = this.buckets.get(name);
     if (!bucket) return 0;
-    await this.writing;
     return this.dropBucket(bucket);
   }
 
@@ -383,7 +418,6 @@ export class Store {
 
   /** Deletes everything captured. */
   async clear(): Promise<number> {
-    await this.writing;
     const n = this.entries.size;
     for (const b of [...this.buckets.values()]) this.dropBucket(b);
     this.pending.length = 0;
@@ -428,9 +462,9 @@ export class Store {
     };
   }
 
-  /** Resolves when every queued write has been attempted. */
+  /** Writes are synchronous; kept for callers that wait for storage to settle. */
   flush(): Promise<void> {
-    return this.writing;
+    return Promise.resolve();
   }
 }
 
