@@ -1,5 +1,6 @@
 /** @module Exchange records (one model request and its response) and their list summaries. */
 import { z } from 'zod';
+import { ExchangeAnalysisSchema, ExchangeFactsSchema } from './analysis';
 import { IdentitySchema, RequestKindSchema } from './identity';
 import { RateLimitsSchema } from './ratelimits';
 import { UsageSchema } from './usage';
@@ -52,6 +53,11 @@ export const CacheBriefSchema = z.object({
   hitRate: z.number().nullable(),
   miss: z.boolean(),
   reasons: z.array(z.string()),
+  /** What the previous request of the thread left cacheable (see `CacheAnalysis`). */
+  expectedCachedTokens: z.number().nullable().default(null),
+  /** On a miss: the uncached tokens that would have been cached, and their extra cost. */
+  missedTokens: z.number().nullable().default(null),
+  missCostUsd: z.number().nullable().default(null),
 });
 
 /** What a list row needs. Travels on the live feed; never carries bodies. */
@@ -87,7 +93,10 @@ export const ExchangeSummarySchema = z.object({
   requestBytes: z.number().nullable(),
   responseBytes: z.number().nullable(),
   cache: CacheBriefSchema.nullable(),
+  /** Null when the model is unpriced or usage unknown; an API-equivalent estimate for ChatGPT-plan traffic. */
   costUsd: z.number().nullable(),
+  /** Reasoning effort, service tier and sub-agent spawns, for thread roll-ups; null until analysed. */
+  facts: ExchangeFactsSchema.nullable().default(null),
 });
 export type ExchangeSummary = z.infer<typeof ExchangeSummarySchema>;
 
@@ -147,6 +156,6 @@ export const ExchangeRecordSchema = ExchangeSummarySchema.extend({
   /** What went wrong while capturing (never while forwarding). */
   captureErrors: z.array(z.string()),
   /** Filled by the analysis stage. */
-  analysis: z.unknown().optional(),
+  analysis: ExchangeAnalysisSchema.optional(),
 });
 export type ExchangeRecord = z.infer<typeof ExchangeRecordSchema>;

@@ -1,0 +1,129 @@
+/**
+ * @module The analysis stage's entry point: one captured exchange (and the previous exchange of
+ * its chain) in, its `ExchangeAnalysis` out. Pure: no I/O, no clock; cheap enough to run once
+ * per captured exchange.
+ */
+import { ANALYSIS_VERSION, type ExchangeAnalysis, type ExchangeFacts, type PriceTable } from '../protocol/analysis';
+import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
+import { analyzeCache, type CacheThresholds } from './cache';
+import { contextBreakdown } from './context';
+import { diffExchanges } from './diff';
+import { BUILTIN_PRICES } from './prices';
+import { costOf } from './pricing';
+import { readRequest } from './request-shape';
+import { spawnLinks } from './spawn-links';
+
+export interface AnalysisOptions extends CacheThresholds {
+  prices: PriceTable;
+  /** Context window of a model, or null when unknown (see models-metadata.ts). */
+  contextWindow: (model: string) => number | null;
+}
+
+export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
+  missMinTokens: 1024,
+  missMinRatio: 0.1,
+  cacheTtlMs: 5 * 60_000,
+  prices: BUILTIN_PRICES,
+  contextWindow: () => null,
+};
+
+/**
+ * Whether `earlier` is a candidate "previous exchange" for `later`: a model exchange of the same
+ * session and thread that started before it and was processed (reported usage). The chain is the
+ * thread, not the prompt_cache_key, so that a key change inside a thread can be named as a reason;
+ * Codex keeps one key per session, so normally this is "same key and thread".
+ */
+export function isSameChain(earlier: ExchangeSummary, later: ExchangeSummary): boolean {
+  return (
+    earlier.id !== later.id &&
+    earlier.kind === 'model' &&
+    later.kind === 'model' &&
+    earlier.sessionId !== null &&
+    earlier.sessionId === later.sessionId &&
+    earlier.threadId !== null &&
+    earlier.threadId === later.threadId &&
+    (earlier.startedAt < later.startedAt || (earlier.startedAt === later.startedAt && earlier.id < later.id)) &&
+    earlier.usage?.inputTokens != null
+  );
+}
+
+/** The latest candidate in `candidates` that `isSameChain` with `current`, or null. */
+export function previousInChain<T extends ExchangeSummary>(candidates: Iterable<T>, current: ExchangeSummary): T | null {
+  let best: T | null = null;
+  for (const c of candidates)
+    if (isSameChain(c, current) && (!best || c.startedAt > best.startedAt || (c.startedAt === best.startedAt && c.id > best.id))) best = c;
+  return best;
+}
+
+/** What roll-ups need from the record beyond its summary. */
+export function exchangeFacts(record: ExchangeRecord): ExchangeFacts {
+  const shape = readRequest(record.request.body);
+  return {
+    reasoningEffort: shape.reasoningEffort ?? record.identity.reasoningEffort,
+    serviceTier: shape.serviceTier,
+    spawns: record.kind === 'model' ? spawnLinks(record.request.body) : [],
+  };
+}
+
+/**
+ * Analyses `current` against `previous`, the previous exchange of its chain (`previousInChain`),
+ * or null when it has none.
+ */
+export function analyzeExchange(
+  current: ExchangeRecord,
+  previous: ExchangeRecord | null,
+  options: Partial<AnalysisOptions> = {},
+): ExchangeAnalysis {
+  const o: AnalysisOptions = { ...DEFAULT_ANALYSIS_OPTIONS, ...options };
+  const facts = exchangeFacts(current);
+  const model = current.model ?? current.route.modelSent;
+  const cost = costOf(o.prices, {
+    usage: current.usage,
+    model,
+    serviceTier: facts.serviceTier,
+    chatgptPlan: current.route.auth === 'chatgpt',
+  });
+  const hasBody = current.kind === 'model' && current.request.body !== null && typeof current.request.body === 'object';
+  const diff = previous && hasBody ? diffExchanges(previous, current) : null;
+  const windowModel = current.identity.model ?? model;
+  // Only model exchanges have a cache; `/models` and the like carry no usage.
+  const cache =
+    current.kind === 'model'
+      ? analyzeCache(current, previous, diff, cost, o)
+      : {
+          hitRate: null,
+          expectedCachedTokens: null,
+          miss: false,
+          reasons: [],
+          previousId: null,
+          idleMs: null,
+          missedTokens: null,
+          missCostUsd: null,
+        };
+  return {
+    version: ANALYSIS_VERSION,
+    cache,
+    diff,
+    context: hasBody
+      ? contextBreakdown(current.request.body, {
+          reportedInputTokens: current.usage?.inputTokens ?? null,
+          contextWindow: windowModel ? o.contextWindow(windowModel) : null,
+        })
+      : null,
+    costUsd: cost?.usd ?? null,
+    cost,
+    facts,
+  };
+}
+
+/** The list-row brief of an analysis (the live feed's `cache`). */
+export function cacheBrief(a: ExchangeAnalysis): NonNullable<ExchangeSummary['cache']> {
+  return {
+    hitRate: a.cache.hitRate,
+    miss: a.cache.miss,
+    reasons: a.cache.reasons.map((r) => r.code),
+    expectedCachedTokens: a.cache.expectedCachedTokens,
+    missedTokens: a.cache.missedTokens,
+    missCostUsd: a.cache.missCostUsd,
+  };
+}

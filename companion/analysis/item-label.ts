@@ -1,0 +1,72 @@
+/** @module Short labels and identities of input items, for the diff and for cache-miss evidence. */
+import type { ItemRef } from '../protocol/analysis';
+import { canonicalJson, changedKeys, clip, isObj, str, type Json } from './json';
+import { contentTexts } from './request-shape';
+
+/** `user: run echo hi`, `exec_command({"cmd":"echo hi"})`, `output call_1: hi`, `reasoning: …`. */
+export function itemLabel(item: unknown): string {
+  if (!isObj(item)) return String(item);
+  const name = [str(item.namespace), str(item.name)].filter(Boolean).join('.');
+  switch (item.type) {
+    case 'message':
+      return `${str(item.role) ?? 'message'}: ${clip(contentTexts(item).join(' '), 60)}`;
+    case 'function_call':
+      return `${name}(${clip(String(item.arguments ?? ''), 40)})`;
+    case 'custom_tool_call':
+      return `${name}: ${clip(String(item.input ?? ''), 40)}`;
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return `output ${str(item.call_id) ?? ''}: ${clip(typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? ''), 40)}`;
+    case 'reasoning':
+      return `reasoning: ${clip(
+        (Array.isArray(item.summary) ? item.summary : [])
+          .filter(isObj)
+          .map((s) => String(s.text ?? ''))
+          .join(' '),
+        50,
+      )}`;
+    case 'agent_message':
+      return `agent message ${str(item.author) ?? '?'} → ${str(item.recipient) ?? '?'}`;
+    default:
+      return String(item.type ?? 'item');
+  }
+}
+
+export function itemRef(item: unknown, index: number): ItemRef {
+  const o: Json = isObj(item) ? item : {};
+  return { index, type: str(o.type) ?? 'unknown', role: str(o.role), label: itemLabel(item) };
+}
+
+/** Same item, possibly edited: same type and role, and the same call id / id where both have one. */
+export function sameItem(a: unknown, b: unknown): boolean {
+  if (!isObj(a) || !isObj(b) || a.type !== b.type || (a.role ?? null) !== (b.role ?? null)) return false;
+  for (const k of ['call_id', 'id'] as const) if (str(a[k]) && str(b[k]) && a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Identity of an output item as Codex echoes it back: type plus call id (or id). */
+export function echoKey(item: unknown): string | null {
+  if (!isObj(item)) return null;
+  const id = str(item.call_id) ?? str(item.id);
+  return id ? `${String(item.type)}:${id}` : null;
+}
+
+/**
+ * Item fields that never reach the model: Codex's item ids (regenerated when it rebuilds the
+ * initial context after a compaction), the echoed `status`, and its metadata passthrough.
+ * Comparisons for the cache ignore them, so a new id on the same text is not a change.
+ */
+const NOT_PROMPT = new Set(['id', 'status', 'internal_chat_message_metadata_passthrough']);
+
+/** Canonical JSON of what an item contributes to the prompt. */
+export function promptKey(item: unknown): string {
+  if (!isObj(item)) return canonicalJson(item);
+  const kept: Json = {};
+  for (const [k, v] of Object.entries(item)) if (!NOT_PROMPT.has(k)) kept[k] = v;
+  return canonicalJson(kept);
+}
+
+/** Top-level fields of two items that differ in what reaches the model. */
+export function changedPromptFields(a: Json, b: Json): string[] {
+  return changedKeys(a, b).filter((k) => !NOT_PROMPT.has(k));
+}

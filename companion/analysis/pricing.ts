@@ -1,0 +1,104 @@
+/**
+ * @module Cost of one response from its usage, model and service tier (codex-protocol.md §8):
+ * (input − cached − cache write)·p_in + cached·p_cached + cache write·p_write + output·p_out,
+ * reasoning inside output. Unpriced ⇒ null, never 0.
+ */
+import { z } from 'zod';
+import { PriceOverridesSchema, type CostBreakdown, type PriceRow, type PriceTable, type Rates } from '../protocol/analysis';
+import type { Usage } from '../protocol/usage';
+
+/**
+ * `OpenAI/GPT-5-Codex-2025-09-15` → `gpt-5-codex`: lower case, no provider prefix, no dated
+ * snapshot suffix (`-YYYY-MM-DD` or `-YYYYMMDD`).
+ */
+export function normalizeModel(model: string): string {
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/^openai\//, '')
+    .replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, '');
+}
+
+/** Request `service_tier` → price tier: absent/`auto`/`default` → `default`; `fast` is Codex's name for `priority`. */
+export function normalizeTier(tier: string | null | undefined): string {
+  const t = (tier ?? '').trim().toLowerCase();
+  if (t === '' || t === 'auto' || t === 'default' || t === 'standard') return 'default';
+  if (t === 'fast') return 'priority';
+  return t;
+}
+
+/** The row pricing `model` at `tier`, or null (unpriced). */
+export function findPrice(table: PriceTable, model: string | null, tier: string | null | undefined): PriceRow | null {
+  if (!model) return null;
+  const m = normalizeModel(model);
+  const t = normalizeTier(tier);
+  return table.rows.find((r) => r.tier === t && (normalizeModel(r.model) === m || r.aliases.some((a) => normalizeModel(a) === m))) ?? null;
+}
+
+export interface CostInput {
+  usage: Usage | null;
+  model: string | null;
+  /** The request's `service_tier`. */
+  serviceTier: string | null;
+  /** ChatGPT-plan traffic is not billed per token: its cost is an API-equivalent estimate. */
+  chatgptPlan: boolean;
+}
+
+/** Cost of one response, with how it was reached; null when usage is unknown or the model unpriced. */
+export function costOf(table: PriceTable, input: CostInput): CostBreakdown | null {
+  const u = input.usage;
+  if (!u || u.inputTokens === null || u.outputTokens === null) return null;
+  const row = findPrice(table, input.model, input.serviceTier);
+  if (!row) return null;
+  const long = row.longContext !== null && u.inputTokens > row.longContext.aboveInputTokens;
+  const r: Rates = long && row.longContext ? row.longContext.rates : row.rates;
+  const cached = Math.min(u.cachedTokens ?? 0, u.inputTokens);
+  const cacheWrite = Math.min(u.cacheWriteTokens ?? 0, u.inputTokens - cached);
+  const parts = { uncachedInput: u.inputTokens - cached - cacheWrite, cachedInput: cached, cacheWrite, output: u.outputTokens };
+  const usd =
+    (parts.uncachedInput * r.inputPer1M +
+      parts.cachedInput * r.cachedInputPer1M +
+      parts.cacheWrite * (r.cacheWritePer1M ?? r.inputPer1M) +
+      parts.output * r.outputPer1M) /
+    1e6;
+  return {
+    usd,
+    model: normalizeModel(row.model),
+    tier: row.tier,
+    longContext: long,
+    rates: r,
+    parts,
+    basis: input.chatgptPlan ? 'api_equivalent' : 'api',
+    source: row.source,
+    asOf: row.asOf,
+  };
+}
+
+/** Price of `tokens` input tokens at the full rate above the cached rate: what a cache miss cost. */
+export function missCost(cost: CostBreakdown | null, tokens: number): number | null {
+  if (!cost) return null;
+  return (tokens * Math.max(0, cost.rates.inputPer1M - cost.rates.cachedInputPer1M)) / 1e6;
+}
+
+export interface MergedPrices {
+  table: PriceTable;
+  /** Why the override object was rejected; the table is then the one given, unchanged. */
+  errors: string[];
+}
+
+/**
+ * Applies a user override object (the parsed override file) to a price table: its rows replace
+ * rows of the same model and tier or add new ones, and `unpriced` models lose all their rows.
+ * Invalid overrides are rejected whole, with readable errors, and the table stays as it was.
+ */
+export function mergePriceOverrides(table: PriceTable, overrides: unknown): MergedPrices {
+  const parsed = PriceOverridesSchema.safeParse(overrides);
+  if (!parsed.success) return { table, errors: [z.prettifyError(parsed.error)] };
+  const { rows, unpriced } = parsed.data;
+  const dropped = new Set(unpriced.map(normalizeModel));
+  const key = (r: PriceRow) => `${normalizeModel(r.model)}\u0000${normalizeTier(r.tier)}`;
+  const replaced = new Set(rows.map(key));
+  const kept = table.rows.filter((r) => !replaced.has(key(r)) && !dropped.has(normalizeModel(r.model)));
+  const added = rows.map((r) => ({ ...r, tier: normalizeTier(r.tier) })).filter((r) => !dropped.has(normalizeModel(r.model)));
+  return { table: { rows: [...added, ...kept] }, errors: [] };
+}
