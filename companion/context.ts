@@ -1,9 +1,11 @@
 /** @module Everything the API, the live feed and the CLI act on, made once by `startCompanion`. */
 import type { AddonManager } from './capture/addons';
+import type { AnalysisStep } from './capture/analysis-step';
 import type { CaptureControl } from './capture/control';
 import type { CaptureQueue } from './capture/queue';
 import type { RateLimitState } from './capture/ratelimit-state';
 import type { Logger } from './lib/log';
+import type { SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
 import type { Profiles } from './proxy/profiles';
 import type { Store } from './store/store';
@@ -18,8 +20,8 @@ export interface UsageQuery {
 
 /** Roll-ups computed from the store by the analysis stage. */
 export interface Reports {
-  usage(q: UsageQuery): unknown;
-  sessions(): unknown;
+  usage(q: UsageQuery): UsageResponse;
+  sessions(): SessionsResponse;
 }
 
 export interface CompanionContext {
@@ -33,5 +35,6 @@ export interface CompanionContext {
   addons: AddonManager;
   queue: CaptureQueue;
   reports: Reports;
+  analysis: AnalysisStep;
   token(): string;
 }

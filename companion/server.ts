@@ -12,6 +12,7 @@ import { CaptureControl } from './capture/control';
 import { CaptureQueue, DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/queue';
 import { RateLimitState } from './capture/ratelimit-state';
 import { installCaptureAddons } from './capture/wiring';
+import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
 import { tokenSource } from './lib/token';
@@ -69,11 +70,12 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
+  const analysis = new AnalysisStep(store, log, home);
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? null;
-    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks, last };
+    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
+    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
@@ -91,8 +93,8 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   profiles.onChange((p) => hub.profileChanged(p));
   capture.onChange((s) => hub.captureChanged(s));
 
-  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, token };
-  installCaptureAddons(ctx, () => reports.live());
+  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, analysis, token };
+  installCaptureAddons(ctx, analysis, () => reports.live());
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
   const router = createRouter({

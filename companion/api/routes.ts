@@ -70,6 +70,8 @@ export function buildApi(ctx: CompanionContext): Hono {
       store: { ...s, maxBytes: ctx.store.maxBytes },
       addonFailures: Object.fromEntries(ctx.addons.failures),
       droppedCaptureChunks: ctx.queue.droppedChunks,
+      analysisFailures: ctx.analysis.failures,
+      priceErrors: ctx.analysis.prices.errors,
       liveClients: ctx.hub.size,
     });
   });

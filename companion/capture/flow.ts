@@ -379,6 +379,7 @@ export class ExchangeFlow {
       responseBytes: this.responseStatus === null ? null : this.responseBytes,
       cache: null,
       costUsd: null,
+      facts: null,
     };
   }
 

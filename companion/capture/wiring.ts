@@ -3,11 +3,13 @@
  * rate limits, and the store (which also announces completed exchanges and new totals).
  */
 import type { CompanionContext } from '../context';
-import type { UsageTotals } from '../protocol/usage';
+import type { LiveUsage } from '../protocol/live';
+import type { AnalysisStep } from './analysis-step';
 import type { ExchangeFlow } from './flow';
 import { spawnedNicknames } from './nicknames';
+import { summaryOf } from '../store/codec';
 
-export function installCaptureAddons(ctx: CompanionContext, liveUsage: () => UsageTotals): void {
+export function installCaptureAddons(ctx: CompanionContext, analysis: AnalysisStep, liveUsage: () => LiveUsage): void {
   const nicknames = new Map<string, string>();
   const applyNickname = (flow: ExchangeFlow) => {
     const nick = flow.identity.threadId ? nicknames.get(flow.identity.threadId) : undefined;
@@ -41,9 +43,11 @@ export function installCaptureAddons(ctx: CompanionContext, liveUsage: () => Usa
   const finish = async (flow: ExchangeFlow) => {
     applyNickname(flow);
     const record = flow.toRecord();
-    if (record.rateLimits) ctx.hub.rateLimitsUpdated(ctx.rateLimits.update(record.rateLimits));
+    // Durable first: the capture is written before the (slower, recomputable) analysis runs.
     await ctx.store.append(record);
-    ctx.hub.exchangeCompleted(ctx.store.summary(record.id) ?? flow.toSummary());
+    if (record.rateLimits) ctx.hub.rateLimitsUpdated(ctx.rateLimits.update(record.rateLimits));
+    await analysis.run(record);
+    ctx.hub.exchangeCompleted(ctx.store.summary(record.id) ?? summaryOf(record));
     if (record.kind === 'model') ctx.hub.usageUpdated(liveUsage());
   };
   ctx.addons.add({ name: 'store', response: finish, error: finish });

@@ -8,10 +8,9 @@ import type { WebSocket } from 'ws';
 import { tokenMatches } from '../api/security';
 import type { Logger } from '../lib/log';
 import type { ExchangeSummary } from '../protocol/exchange';
-import { parseClientMessage, type CaptureState, type ServerMessage } from '../protocol/live';
+import { parseClientMessage, type CaptureState, type LiveUsage, type ServerMessage } from '../protocol/live';
 import type { ProfilePublic } from '../protocol/profile';
 import type { RateLimits } from '../protocol/ratelimits';
-import type { UsageTotals } from '../protocol/usage';
 import { PROTOCOL_VERSION } from '../protocol/version';
 import { COMPANION_VERSION } from '../version';
 import { LiveClient, type ClientLimits } from './client';
@@ -20,7 +19,7 @@ import { estimateTokens } from './estimate';
 export interface HubSources {
   token(): string;
   recentExchanges(limit: number): ExchangeSummary[];
-  usage(): UsageTotals;
+  usage(): LiveUsage;
   rateLimits(): RateLimits | null;
   profile(): ProfilePublic;
   capture(): CaptureState;
@@ -200,7 +199,7 @@ export class LiveHub {
     this.broadcast({ type: 'exchange/updated', exchange: s });
   }
 
-  usageUpdated(usage: UsageTotals): void {
+  usageUpdated(usage: LiveUsage): void {
     this.broadcast({ type: 'usage/updated', usage }, ['full', 'usage']);
   }
 

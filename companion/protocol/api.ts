@@ -1,5 +1,6 @@
 /** @module REST API response shapes under `/api`. */
 import { z } from 'zod';
+import { SessionCacheReportSchema, SessionThreadsSchema, UsageReportSchema, UsageRollupSchema } from './analysis';
 import { ExchangeSummarySchema } from './exchange';
 import { CaptureStateSchema } from './live';
 import { RateLimitsSchema } from './ratelimits';
@@ -42,8 +43,38 @@ export const StatusResponseSchema = z.object({
   /** Capture addons that threw, by name (forwarding went on). */
   addonFailures: z.record(z.string(), z.number()),
   droppedCaptureChunks: z.number(),
+  analysisFailures: z.number(),
+  /** Problems in the user's price override file (the built-in table is used meanwhile). */
+  priceErrors: z.array(z.string()),
   liveClients: z.number(),
 });
 export type StatusResponse = z.infer<typeof StatusResponseSchema>;
 
 export const ErrorResponseSchema = z.object({ error: z.string(), message: z.string() });
+
+/**
+ * `GET /api/usage?session=&since=&until=`: the totals ("as Codex counts" in `codexTokensUsed`
+ * beside `allTrafficTokens`, `costUsd` priced subtotal and `unpricedTokens`), then breakdowns.
+ */
+export const UsageResponseSchema = UsageRollupSchema.extend({
+  bySession: UsageReportSchema.shape.bySession,
+  byDay: UsageReportSchema.shape.byDay,
+  byModel: UsageReportSchema.shape.byModel,
+  byThread: z.array(UsageRollupSchema.extend({ sessionId: z.string().nullable(), threadId: z.string().nullable() })),
+  timeZone: z.string(),
+});
+export type UsageResponse = z.infer<typeof UsageResponseSchema>;
+
+export const SessionReportSchema = z.object({
+  sessionId: z.string().nullable(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  totals: UsageRollupSchema,
+  threads: SessionThreadsSchema.shape.roots,
+  cache: SessionCacheReportSchema,
+});
+export type SessionReport = z.infer<typeof SessionReportSchema>;
+
+/** `GET /api/sessions`: newest first. */
+export const SessionsResponseSchema = z.object({ sessions: z.array(SessionReportSchema) });
+export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ExchangeSummarySchema } from './exchange';
 import { ProfilePublicSchema } from './profile';
 import { RateLimitsSchema } from './ratelimits';
-import { UsageTotalsSchema } from './usage';
+import { UsageRollupSchema } from './analysis';
 
 /** `full` (panel): summaries and live progress. `usage` (popup): usage, rate limits and profile only. */
 export const FeedScopeSchema = z.enum(['full', 'usage']);
@@ -44,6 +44,14 @@ export type CaptureState = z.infer<typeof CaptureStateSchema>;
 
 const seq = z.number().int().positive();
 
+/** The popup's counters: today (in the companion's time zone) and the most recent session. */
+export const LiveUsageSchema = z.object({
+  timeZone: z.string(),
+  today: UsageRollupSchema,
+  session: z.object({ sessionId: z.string().nullable(), usage: UsageRollupSchema }).nullable(),
+});
+export type LiveUsage = z.infer<typeof LiveUsageSchema>;
+
 export const SnapshotSchema = z.object({
   type: z.literal('feed/snapshot'),
   seq,
@@ -51,7 +59,7 @@ export const SnapshotSchema = z.object({
   companionVersion: z.string(),
   /** Newest first; empty for `usage` clients. */
   exchanges: z.array(ExchangeSummarySchema),
-  usage: UsageTotalsSchema,
+  usage: LiveUsageSchema,
   rateLimits: RateLimitsSchema.nullable(),
   profile: ProfilePublicSchema,
   capture: CaptureStateSchema,
@@ -76,7 +84,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exchange/completed'), seq, exchange: ExchangeSummarySchema }),
   /** Facts that arrive later, e.g. a sub-agent's nickname. */
   z.object({ type: z.literal('exchange/updated'), seq, exchange: ExchangeSummarySchema }),
-  z.object({ type: z.literal('usage/updated'), seq, usage: UsageTotalsSchema }),
+  z.object({ type: z.literal('usage/updated'), seq, usage: LiveUsageSchema }),
   z.object({ type: z.literal('ratelimits/updated'), seq, rateLimits: RateLimitsSchema }),
   z.object({ type: z.literal('profile/changed'), seq, profile: ProfilePublicSchema }),
   z.object({ type: z.literal('capture/changed'), seq, capture: CaptureStateSchema }),

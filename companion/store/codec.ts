@@ -5,7 +5,7 @@
  * The previous request's own delta is copied alongside, so one corrupt record does not break
  * the records after it.
  */
-import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
+import { ExchangeSummarySchema, type ExchangeRecord, type ExchangeSummary } from '../protocol/exchange';
 import { hashJson } from './objects';
 
 export interface Delta {
@@ -56,36 +56,8 @@ export function commonPrefix(a: readonly (string | null)[], b: readonly string[]
   return i;
 }
 
-const SUMMARY_KEYS: (keyof ExchangeSummary)[] = [
-  'id',
-  'kind',
-  'transport',
-  'status',
-  'startedAt',
-  'firstByteAt',
-  'endedAt',
-  'method',
-  'path',
-  'httpStatus',
-  'model',
-  'requestKind',
-  'sessionId',
-  'threadId',
-  'parentThreadId',
-  'turnId',
-  'agent',
-  'usage',
-  'codexCounted',
-  'error',
-  'captureComplete',
-  'route',
-  'responseId',
-  'preview',
-  'requestBytes',
-  'responseBytes',
-  'cache',
-  'costUsd',
-];
+/** Derived from the schema, so a new summary field is stored without a second list to update. */
+const SUMMARY_KEYS = Object.keys(ExchangeSummarySchema.shape) as (keyof ExchangeSummary)[];
 
 export function summaryOf(record: ExchangeRecord): ExchangeSummary {
   const s: Json = {};

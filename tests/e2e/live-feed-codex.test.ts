@@ -39,7 +39,8 @@ describe('the live feed during a real Codex run', () => {
     }
     expect(completed.every((m) => m.exchange.status === 'completed' && m.exchange.agent.role === 'main')).toBe(true);
     const usage = feed.messages.filter((m) => m.type === 'usage/updated').at(-1);
-    expect(usage?.usage.codexTokensUsed).toBe(tokensUsed);
+    expect(usage?.usage.session?.usage.codexTokensUsed).toBe(tokensUsed);
+    expect(usage?.usage.today.codexTokensUsed).toBe(tokensUsed);
     expect(feed.invalid).toEqual([]);
   });
 });

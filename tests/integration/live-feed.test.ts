@@ -112,7 +112,8 @@ describe('the live feed', () => {
     expect(watcher.messages.some((m) => m.type === 'exchange/progress')).toBe(true);
     expect(watcher.messages.some((m) => m.type === 'exchange/progress' && m.textDelta !== undefined)).toBe(false);
     const usage = await popup.waitFor('usage/updated');
-    expect(usage.usage.codexTokensUsed).toBeGreaterThan(0);
+    expect(usage.usage.session).toMatchObject({ sessionId: 's-live' });
+    expect(usage.usage.session!.usage.codexTokensUsed).toBeGreaterThan(0);
     expect(popup.messages.some((m) => m.type.startsWith('exchange/'))).toBe(false);
     for (const f of [subscriber, watcher, popup]) {
       const seqs = f.messages.flatMap((m) => ('seq' in m ? [m.seq] : []));
