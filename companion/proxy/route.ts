@@ -54,6 +54,8 @@ export interface RouteRequest {
 
 export interface Router {
   resolve(req: RouteRequest): RouteDecision;
+  /** Keeps a turn on the profile it started on (the WebSocket relay reports turns it sees in messages). */
+  pin?(turnId: string, profileId: string): void;
 }
 
 export interface CredentialRouterOptions {

@@ -46,17 +46,20 @@ export interface ProfileRouter extends Router {
 
 export function createRouter(opts: CredentialRouterOptions & { profiles: Profiles }): ProfileRouter {
   const pins = new Map<string, string>();
+  const pin = (turnId: string, profileId: string) => {
+    if (pins.has(turnId)) return;
+    pins.set(turnId, profileId);
+    if (pins.size > MAX_PINNED_TURNS) pins.delete(pins.keys().next().value as string);
+  };
   return {
     pinnedProfile: (turnId) => pins.get(turnId),
+    pin,
     resolve(req: RouteRequest): RouteDecision {
       const turnId = turnIdOf(req.headers);
       let profileId = turnId ? pins.get(turnId) : undefined;
       if (!profileId) {
         profileId = opts.profiles.activeId;
-        if (turnId) {
-          pins.set(turnId, profileId);
-          if (pins.size > MAX_PINNED_TURNS) pins.delete(pins.keys().next().value as string);
-        }
+        if (turnId) pin(turnId, profileId);
       }
       const resolved = opts.profiles.resolve(profileId);
       const auth = detectAuth(req.headers);

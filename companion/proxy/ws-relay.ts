@@ -215,8 +215,11 @@ export function createWsRelay(deps: RelayDeps) {
 
     client.on('message', (data, isBinary) => {
       up.send(data, { binary: isBinary });
-      if (isBinary) session.onBinary('client', (data as Buffer).length);
-      else session.onClientText(data.toString());
+      if (isBinary) return session.onBinary('client', (data as Buffer).length);
+      session.onClientText(data.toString());
+      // The turn now lives on this connection's route: a reconnect for the same turn comes back to it.
+      const turnId = session.current?.identity.turnId;
+      if (turnId) deps.router.pin?.(turnId, route.profileId);
     });
     up.on('message', (data, isBinary) => {
       client.send(data, { binary: isBinary });
