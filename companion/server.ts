@@ -155,6 +155,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
+    await analysis.close();
   };
   return {
     ...ctx,

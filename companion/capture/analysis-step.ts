@@ -5,21 +5,13 @@
  * replies. A failing analysis is reported and the record is stored without it.
  */
 import fs from 'node:fs';
-import {
-  analyzeExchange,
-  BUILTIN_PRICES,
-  cacheBrief,
-  contextWindowLookup,
-  contextWindowsFromModels,
-  mergePriceOverrides,
-  previousInChain,
-  type AnalysisOptions,
-} from '../analysis';
+import { BUILTIN_PRICES, cacheBrief, contextWindowsFromModels, mergePriceOverrides, previousInChain } from '../analysis';
 import { describeError, type Logger } from '../lib/log';
 import type { PriceTable } from '../protocol/analysis';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { paths } from '../store/layout';
 import type { Store } from '../store/store';
+import { AnalysisPool } from './analysis-pool';
 
 const KEEP_RECORDS = 32;
 
@@ -43,9 +35,18 @@ export function loadPrices(home: string): PriceState {
   return { table: merged.table, errors: merged.errors.map((e) => `${file}: ${e}`) };
 }
 
+/**
+ * What the analysis reads of a record: everything but the raw event log and non-streamed body,
+ * which can be megabytes and would only be copied to the worker for nothing.
+ */
+function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
+  return (r ? { ...r, response: { ...r.response, events: [], body: undefined } } : r) as T;
+}
+
 export class AnalysisStep {
   private readonly recent = new Map<string, ExchangeRecord>();
   private readonly windows = new Map<string, number>();
+  private readonly pool: AnalysisPool;
   readonly prices: PriceState;
   failures = 0;
   lastFailure: string | null = null;
@@ -58,10 +59,11 @@ export class AnalysisStep {
   ) {
     this.prices = loadPrices(home);
     for (const e of this.prices.errors) log.warn(`prices: ${e}; using the built-in table`);
+    this.pool = new AnalysisPool(log);
   }
 
-  private options(): Partial<AnalysisOptions> {
-    return { prices: this.prices.table, contextWindow: contextWindowLookup({ models: this.windows, configured: this.configuredWindows }) };
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
   private async previous(record: ExchangeRecord): Promise<ExchangeRecord | null> {
@@ -84,7 +86,15 @@ export class AnalysisStep {
     }
     let patch: Partial<ExchangeSummary> | null = null;
     try {
-      const analysis = analyzeExchange(record, await this.previous(record), this.options());
+      const reply = await this.pool.run({
+        record: forAnalysis(record),
+        previous: forAnalysis(await this.previous(record)),
+        prices: this.prices.table,
+        windows: Object.fromEntries(this.windows),
+        configuredWindows: this.configuredWindows,
+      });
+      if (!reply.ok) throw new Error(reply.error);
+      const analysis = reply.analysis;
       patch = { cache: cacheBrief(analysis), costUsd: analysis.costUsd, facts: analysis.facts };
       Object.assign(record, patch, { analysis });
       await this.store.attachAnalysis(record.id, analysis, patch);

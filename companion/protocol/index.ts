@@ -7,3 +7,4 @@ export * from './exchange';
 export * from './profile';
 export * from './live';
 export * from './api';
+export * from './analysis';

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { promisify } from 'node:util';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { commonPrefix, joinRecord, splitRecord, summaryOf, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
@@ -70,6 +71,9 @@ export interface StoreStats {
 }
 
 const MAX_PENDING = 2000;
+/** Payloads above this (characters of JSON) are compressed off the event loop. */
+const LARGE_PAYLOAD = 1024 * 1024;
+const deflateRawAsync = promisify(zlib.deflateRaw);
 
 export interface StoreOptions {
   home: string;
@@ -172,8 +176,12 @@ export class Store {
     return this.buckets.get(name) ?? this.openBucket(name, path.join(paths(this.opts.home).sessions, name)).bucket;
   }
 
-  /** Stores a finished exchange. Never throws: failures are counted and retried. */
-  append(record: ExchangeRecord): Promise<void> {
+  /**
+   * Stores a finished exchange. Never throws: failures are counted and retried. A typical record
+   * is compressed and written before this returns; a very large one (megabytes of events) is
+   * compressed on the thread pool first, so it never stalls the forwarding of other traffic.
+   */
+  async append(record: ExchangeRecord): Promise<void> {
     const bucket = this.bucketFor(record.sessionId);
     const split = splitRecord(record);
     let input: InputRef | null = null;
@@ -189,11 +197,11 @@ export class Store {
     const entry: Entry = { summary: split.summary, bucket, ref: null, input, memory: record, analysisRef: null, analysisMemory: null };
     this.insert(entry);
     bucket.lastActivity = Math.max(bucket.lastActivity, record.endedAt ?? record.startedAt);
-    const payload = zlib.deflateRawSync(JSON.stringify(split.payload)).toString('base64');
-    const line = encodeLine({ t: 'x', id: record.id, s: split.summary, i: input, p: payload });
+    const json = JSON.stringify(split.payload);
+    const packed = json.length > LARGE_PAYLOAD ? await deflateRawAsync(json) : zlib.deflateRawSync(json);
+    const line = encodeLine({ t: 'x', id: record.id, s: split.summary, i: input, p: packed.toString('base64') });
     this.enqueue({ entry, kind: 'record', objects: split.objects, line });
     this.drain();
-    return Promise.resolve();
   }
 
   /**

@@ -88,6 +88,9 @@ describe('codex-devtools run -- codex …', () => {
     });
     expect(listed.items[0].sessionId).toBeTruthy();
     expect(listed.items[0].route.upstream).toBe(upstream.baseUrl);
+    // The built companion analyses in its worker thread: cache brief and cost arrive with the summary.
+    expect(listed.items[0].cache.hitRate).toBeCloseTo(4096 / 5000, 10);
+    expect(listed.items[0].costUsd).toBeGreaterThan(0);
     expect(usage.codexTokensUsed).toBe(parseTokensUsed(output));
     expect(usage.codexTokensUsed).toBe(1956);
   });

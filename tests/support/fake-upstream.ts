@@ -146,7 +146,15 @@ async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse):
         if (req.aborted) return;
         const full = !res.write(c);
         req.bytesWritten += Buffer.byteLength(c);
-        if (full && plan.awaitDrain) await new Promise((r) => res.once('drain', r).once('close', r));
+        if (full && plan.awaitDrain) {
+          await new Promise<void>((r) => {
+            const done = () => {
+              res.off('drain', done).off('close', done);
+              r();
+            };
+            res.on('drain', done).on('close', done);
+          });
+        }
         if (plan.chunkDelayMs) await sleep(plan.chunkDelayMs);
       }
       res.end();
