@@ -21,6 +21,9 @@ import { createUpgradeHandler } from './live/upgrade';
 import { Profiles } from './proxy/profiles';
 import { createRouter } from './proxy/router';
 import { createWsRelay } from './proxy/ws-relay';
+import { detectAuth } from './proxy/route';
+import { headerPairsOf } from './proxy/headers';
+import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
 import { Store } from './store/store';
@@ -135,7 +138,27 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
   });
   const server = http.createServer(getRequestListener(app.fetch));
-  const upgrades = createUpgradeHandler({ hub, relay: relay?.handle });
+  const upgrades = createUpgradeHandler({
+    hub,
+    relay: relay?.handle,
+    recordRefusal: (req, status) => {
+      if (capture.paused) return;
+      const route = {
+        profileId: profiles.activeId,
+        upstream: '',
+        auth: detectAuth(headerPairsOf(req.headers)),
+        modelRequested: null,
+        modelSent: null,
+      };
+      void recordUpgradeRefusal(addons, req, {
+        upstreamUrl: '',
+        route,
+        status,
+        message: `WebSocket refused by codex-devtools (--no-websocket)`,
+        maxCaptureBytes,
+      });
+    },
+  });
   server.on('upgrade', upgrades.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -13,6 +13,8 @@ export interface UpgradeRoutes {
   hub: LiveHub;
   /** Handles a Codex upgrade on the proxy path; absent means "refuse with 426" (HTTP fallback). */
   relay?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Records a proxy-path upgrade answered here without reaching the upstream. */
+  recordRefusal?: (req: IncomingMessage, status: number) => void;
 }
 
 function reply(socket: Duplex, status: number, reason: string, body = ''): void {
@@ -38,7 +40,9 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
       if (origin) return reply(socket, 403, 'Forbidden', 'codex-devtools refuses proxy requests from web browsers.');
       if (routes.relay) return routes.relay(req, socket, head);
       // Refused: Codex then falls back to HTTP for the rest of the session.
-      return reply(socket, 426, 'Upgrade Required');
+      reply(socket, 426, 'Upgrade Required');
+      routes.recordRefusal?.(req, 426);
+      return;
     }
     reply(socket, 404, 'Not Found');
   };

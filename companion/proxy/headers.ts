@@ -22,6 +22,14 @@ export function headerPairs(headers: Headers): HeaderPairs {
   return out;
 }
 
+/** Lower-cased name/value pairs from a Node `IncomingMessage`'s headers (repeated headers kept). */
+export function headerPairsOf(h: Record<string, string | string[] | undefined>): HeaderPairs {
+  const out: HeaderPairs = [];
+  for (const [k, v] of Object.entries(h))
+    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.push([k.toLowerCase(), one]);
+  return out;
+}
+
 /** Drops hop-by-hop headers and every header named in `Connection`, as a proxy must. */
 export function withoutHopByHop(pairs: HeaderPairs, extraDrop: string[] = []): HeaderPairs {
   const named = new Set(extraDrop.map((h) => h.toLowerCase()));

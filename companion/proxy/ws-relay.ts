@@ -8,12 +8,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AddonManager } from '../capture/addons';
-import { ExchangeFlow } from '../capture/flow';
-import { newExchangeId } from '../capture/ids';
+import { recordUpgradeRefusal } from '../capture/upgrade-refusal';
 import { WsCaptureSession } from '../capture/ws-session';
 import { describeError, type Logger } from '../lib/log';
 import type { RateLimits } from '../protocol/ratelimits';
-import { withoutHopByHop, type HeaderPairs } from './headers';
+import type { Route } from '../protocol/exchange';
+import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from './headers';
 import { proxySuffix } from './forward';
 import type { Router } from './route';
 
@@ -52,13 +52,6 @@ const HANDSHAKE = [
   'content-length',
 ];
 
-function pairsOf(h: IncomingMessage['headers']): HeaderPairs {
-  const out: HeaderPairs = [];
-  for (const [k, v] of Object.entries(h))
-    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.push([k.toLowerCase(), one]);
-  return out;
-}
-
 /** Close codes that may be sent in a close frame (RFC 6455 §7.4); others mean "abrupt". */
 function sendable(code: number): boolean {
   return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
@@ -89,30 +82,12 @@ export function createWsRelay(deps: RelayDeps) {
   const connections = new Set<RelayConnection>();
 
   /** Records an upgrade that was not relayed (refused upstream, unreachable) as an `other` exchange. */
-  const recordRefusal = async (req: IncomingMessage, url: string, route: RelayConnectionRoute, status: number | null, message: string) => {
-    if (!deps.capturing()) return;
-    const u = new URL(req.url ?? '/', 'http://x');
-    const flow = new ExchangeFlow(
-      {
-        id: newExchangeId(),
-        transport: 'http',
-        method: 'GET',
-        path: u.pathname,
-        query: u.search,
-        upstreamUrl: url,
-        requestHeaders: pairsOf(req.headers),
-        route,
-        maxCaptureBytes: deps.maxCaptureBytes,
-      },
-      deps.addons,
-    );
-    flow.setRequestBody(null);
-    if (status === null) return flow.fail('upstream_error', { code: 'upstream_unreachable', message, upstreamCode: null });
-    flow.setResponseHead(status, []);
-    return flow.finishResponse();
-  };
+  const recordRefusal = (req: IncomingMessage, url: string, route: RelayConnectionRoute, status: number | null, message: string) =>
+    deps.capturing()
+      ? recordUpgradeRefusal(deps.addons, req, { upstreamUrl: url, route, status, message, maxCaptureBytes: deps.maxCaptureBytes })
+      : Promise.resolve();
 
-  type RelayConnectionRoute = ConstructorParameters<typeof ExchangeFlow>[0]['route'];
+  type RelayConnectionRoute = Route;
 
   function handle(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');

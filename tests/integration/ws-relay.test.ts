@@ -229,10 +229,12 @@ describe('the WebSocket relay', () => {
     }
   });
 
-  it('refuses upgrades with 426 when started with websocket off', async () => {
+  it('refuses upgrades with 426 when started with websocket off, and lists the refusal', async () => {
     const c3 = await startTestCompanion({ apiUpstream: upstream.baseUrl, websocket: false });
     try {
       await expect(connect(c3)).rejects.toMatchObject({ status: 426 });
+      await c3.idle();
+      expect(c3.store.list({}).items[0]).toMatchObject({ kind: 'other', method: 'GET', path: '/v1/responses', httpStatus: 426, route: { auth: 'apikey' } });
     } finally {
       await c3.dispose();
     }

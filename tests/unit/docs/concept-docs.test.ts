@@ -58,9 +58,12 @@ describe('the concept docs', () => {
       expect(c.untitledOrEmpty).toEqual([]);
     });
 
-    it.runIf(c.scope === 'complete')('names every parameter of each tool, in the front matter and in the text', () => {
-      expect(c.missingParams).toEqual({});
-    });
+    // Concept-only languages carry no tool docs, so there is nothing to check there.
+    if (c.scope === 'complete') {
+      it('names every parameter of each tool, in the front matter and in the text', () => {
+        expect(c.missingParams).toEqual({});
+      });
+    }
 
     it('keys each tool doc by the tool and namespace its file name says', () => {
       expect(c.wrongToolKeys).toEqual([]);
