@@ -6,7 +6,7 @@ import { AddonManager, type CaptureAddon } from '../../companion/capture/addons'
 import { ExchangeFlow } from '../../companion/capture/flow';
 import { newExchangeId } from '../../companion/capture/ids';
 import { createLogger } from '../../companion/lib/log';
-import type { ExchangeRecord } from '../../companion/protocol/exchange';
+import type { ExchangeRecord, Route } from '../../companion/protocol/exchange';
 import type { HeaderPairs } from '../../companion/proxy/headers';
 import { fixtureSse, type HttpFixture } from './fixtures';
 
@@ -19,7 +19,17 @@ export interface ReplayOptions {
   responseHeaders?: Record<string, string>;
   responseBytes?: Buffer;
   startedAt?: number;
+  id?: string;
+  route?: Partial<Route>;
 }
+
+export const DEFAULT_ROUTE: Route = {
+  profileId: 'default',
+  upstream: 'https://api.openai.com/v1',
+  auth: 'apikey',
+  modelRequested: null,
+  modelSent: null,
+};
 
 export function lowerPairs(h: Record<string, string>): HeaderPairs {
   return Object.entries(h).map(([k, v]) => [k.toLowerCase(), String(v)]);
@@ -34,17 +44,18 @@ export async function replay(
   const addons = new AddonManager(createLogger('silent'));
   for (const a of opts.addons ?? []) addons.add(a);
   const url = new URL(request.url ?? '/v1/responses', 'http://127.0.0.1');
+  const route = { ...DEFAULT_ROUTE, ...opts.route };
   const flow = new ExchangeFlow(
     {
-      id: newExchangeId(),
+      id: opts.id ?? newExchangeId(),
       transport: 'http',
       method: request.method ?? 'POST',
       path: url.pathname,
       query: url.search,
-      upstreamUrl: 'https://api.example.test/v1' + url.pathname.replace(/^\/v1/, ''),
-      requestHeaders: lowerPairs(request.headers),
-      route: { profileId: 'default', upstream: 'https://api.example.test/v1', auth: 'apikey', modelRequested: null, modelSent: null },
-      maxCaptureBytes: 32 * 1024 * 1024,
+      upstreamUrl: route.upstream + url.pathname.replace(/^\/v1/, ''),
+      requestHeaders: lowerPairs(request.headers).filter(([k]) => k !== 'content-length'),
+      route,
+      maxCaptureBytes: 64 * 1024 * 1024,
       startedAt: opts.startedAt,
     },
     addons,

@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyzeExchange, cacheBrief, previousInChain } from '../../companion/analysis/analyze';
-import { AddonManager } from '../../companion/capture/addons';
-import { ExchangeFlow } from '../../companion/capture/flow';
-import { createLogger } from '../../companion/lib/log';
 import type { ExchangeRecord, Route } from '../../companion/protocol/exchange';
 import { encodeSse, usage as wireUsage, type SseEvent, type UsageSpec } from './sse';
+import { DEFAULT_ROUTE, replay } from './flows';
+
+export { DEFAULT_ROUTE };
 
 export interface Fixture {
   scenario?: string;
@@ -49,14 +49,6 @@ export function httpFixtureFiles(dir: string): string[] {
     });
 }
 
-export const DEFAULT_ROUTE: Route = {
-  profileId: 'default',
-  upstream: 'https://api.openai.com/v1',
-  auth: 'apikey',
-  modelRequested: null,
-  modelSent: null,
-};
-
 export interface RecordOptions {
   id?: string;
   /** Epoch ms the request started (default: the fixture's `received_at_ms`, else a fixed date). */
@@ -66,32 +58,21 @@ export interface RecordOptions {
   route?: Partial<Route>;
 }
 
-/** Replays a fixture through `ExchangeFlow` and returns the record it makes. */
+/** Replays a fixture through `ExchangeFlow` (tests/support/flows.ts) and returns the record it makes. */
 export async function recordFrom(fx: Fixture, opts: RecordOptions = {}): Promise<ExchangeRecord> {
   if (!fx.request || !fx.response_sent_by_fake_upstream) throw new Error('fixture has no HTTP request and response');
   const startedAt = opts.startedAt ?? fx.received_at_ms ?? Date.UTC(2026, 10, 29, 12, 0, 0);
-  const route = { ...DEFAULT_ROUTE, ...opts.route };
-  const flow = new ExchangeFlow(
-    {
-      id: opts.id ?? `x_${fx.scenario ?? 'fixture'}_${fx.step ?? 0}`,
-      transport: 'http',
-      method: fx.request.method ?? 'POST',
-      path: (fx.request.path ?? '/v1/responses').split('?')[0],
-      query: '',
-      upstreamUrl: `${route.upstream}/responses`,
-      requestHeaders: Object.entries(fx.request.headers).filter(([k]) => k !== 'content-length'),
-      route,
-      startedAt,
-      maxCaptureBytes: 64 * 1024 * 1024,
-    },
-    new AddonManager(createLogger('silent')),
-  );
-  flow.setRequestBody(Buffer.from(JSON.stringify(fx.request.body)));
   const res = fx.response_sent_by_fake_upstream;
-  flow.setResponseHead(res.status, Object.entries(res.headers));
-  if (res.sse_events) flow.pushResponseBytes(Buffer.from(encodeSse(res.sse_events)));
-  await flow.finishResponse();
-  const record = flow.toRecord();
+  const record = await replay(
+    {
+      method: fx.request.method,
+      url: (fx.request.path ?? '/v1/responses').split('?')[0],
+      headers: fx.request.headers,
+      body: fx.request.body,
+    },
+    { status: res.status, headers: res.headers, bytes: Buffer.from(res.sse_events ? encodeSse(res.sse_events) : '') },
+    { id: opts.id ?? `x_${fx.scenario ?? 'fixture'}_${fx.step ?? 0}`, startedAt, route: opts.route },
+  );
   // The flow stamps its own clock on the ends; tests need times relative to the fixture's start.
   const duration = opts.durationMs ?? 1000;
   return { ...record, firstByteAt: startedAt + Math.min(100, duration), endedAt: startedAt + duration };
