@@ -16,6 +16,7 @@ import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
 import { tokenSource } from './lib/token';
+import { readSettings } from './lib/settings';
 import { LiveHub, type HubOptions } from './live/hub';
 import { createUpgradeHandler } from './live/upgrade';
 import { Profiles } from './proxy/profiles';
@@ -73,7 +74,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
-  const analysis = new AnalysisStep(store, log, home);
+  const analysis = new AnalysisStep(store, log, home, readSettings(home).contextWindows);
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);

@@ -1,6 +1,5 @@
 /** @module Capture on/off (forwarding never stops) and the count of capture failures, for the API and feed. */
-import fs from 'node:fs';
-import { paths, writePrivateFile } from '../store/layout';
+import { readSettings, updateSettings } from '../lib/settings';
 import type { CaptureState } from '../protocol/live';
 
 export class CaptureControl {
@@ -20,7 +19,7 @@ export class CaptureControl {
 
   setPaused(paused: boolean): CaptureState {
     this.paused_ = paused;
-    writePrivateFile(paths(this.home).settings, JSON.stringify({ ...readSettings(this.home), capturePaused: paused }) + '\n');
+    updateSettings(this.home, { capturePaused: paused });
     const s = this.state();
     for (const l of this.listeners) l(s);
     return s;
@@ -33,13 +32,5 @@ export class CaptureControl {
   state(): CaptureState {
     const f = this.failures();
     return { paused: this.paused_, errors: f.count, lastError: f.last };
-  }
-}
-
-function readSettings(home: string): Record<string, unknown> {
-  try {
-    return JSON.parse(fs.readFileSync(paths(home).settings, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return {}; // no settings yet
   }
 }

@@ -130,6 +130,29 @@ describe('analysis served through the API and the live feed', () => {
     expect(rec.analysis.context.contextWindow).toBe(272000);
   });
 
+  it('takes context windows from settings.json for models /models does not describe', async () => {
+    const home = tempHome();
+    fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ contextWindows: { 'gpt-5-codex': 400000 } }));
+    upstream.setScenario(() => ({
+      kind: 'sse',
+      events: structuredClone(load('fallback-text-1').response_sent_by_fake_upstream.sse_events),
+    }));
+    const c2 = await startTestCompanion({ apiUpstream: upstream.baseUrl, home });
+    try {
+      const { 'content-length': _l, host: _h, ...headers } = load('fallback-text-1').request.headers;
+      await rawRequest(`${c2.url}/v1/responses`, {
+        method: 'POST',
+        headers: { ...headers, authorization: 'Bearer sk-test-analysis-0123456789' },
+        body: JSON.stringify(load('fallback-text-1').request.body),
+      });
+      await c2.idle();
+      const record = await c2.store.get(c2.store.list({}).items[0].id);
+      expect(record?.analysis?.context?.contextWindow).toBe(400000);
+    } finally {
+      await c2.dispose();
+    }
+  });
+
   it('reports a broken price override file in the status, and keeps the built-in prices', async () => {
     const home = tempHome();
     fs.writeFileSync(path.join(home, 'prices.json'), '{"rows": [{"model": 5}]}');
