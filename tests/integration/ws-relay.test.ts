@@ -234,7 +234,13 @@ describe('the WebSocket relay', () => {
     try {
       await expect(connect(c3)).rejects.toMatchObject({ status: 426 });
       await c3.idle();
-      expect(c3.store.list({}).items[0]).toMatchObject({ kind: 'other', method: 'GET', path: '/v1/responses', httpStatus: 426, route: { auth: 'apikey' } });
+      expect(c3.store.list({}).items[0]).toMatchObject({
+        kind: 'other',
+        method: 'GET',
+        path: '/v1/responses',
+        httpStatus: 426,
+        route: { auth: 'apikey' },
+      });
     } finally {
       await c3.dispose();
     }
