@@ -1,7 +1,9 @@
 /**
- * Background (service worker in Chrome MV3, event page in Firefox). Privileged extension context.
- * It keeps nothing of its own yet; the panel and popup talk to the companion directly.
+ * Background (service worker in Chrome MV3, event page in Firefox), privileged extension context:
+ * holds a usage-only live feed and keeps the toolbar badge current. Logic in lib/background.ts.
  */
+import { startBackground } from '@/lib/background';
+
 export default defineBackground(() => {
-  // Nothing to do at start-up: connections are opened by the pages that show data.
+  void startBackground();
 });

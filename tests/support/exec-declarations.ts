@@ -1,8 +1,10 @@
 /**
  * Reads the nested tools, with their parameter names, that the code-mode `exec` tool declares in
  * its description as TypeScript: `declare const tools: { name(args: { param?: type; … }): …; };`.
- * Test-only: the tool inventory needs parameter names, which the companion's analysis does not.
+ * Sections come from the extension's own parser (extension/lib/exec-declarations.ts); this adds
+ * the parameter names the tool inventory needs. Test-only.
  */
+import { parseExecDeclarations as parseSections } from '../../extension/lib/exec-declarations';
 
 export interface NestedToolDeclaration {
   /** As declared, namespace joined with `__` (`multi_agent_v1__spawn_agent`). */
@@ -14,8 +16,6 @@ export interface NestedToolDeclaration {
   /** The description section of this tool, from its `### \`name\`` heading to the end of its declaration. */
   section: string | null;
 }
-
-const DECLARATION = /declare const tools:\s*\{\s*([A-Za-z_$][\w$]*)\s*\(\s*(input|args)\s*:\s*/g;
 
 /** Text of `{…}` at the outermost level, without nested braces, brackets, parentheses or comments. */
 function topLevelText(src: string, open: number): string {
@@ -59,22 +59,20 @@ function memberNames(objectText: string): string[] {
   return names;
 }
 
-function sectionOf(description: string, name: string, declarationAt: number): string | null {
-  const heading = description.lastIndexOf(`### \`${name}\``, declarationAt);
-  if (heading < 0) return null;
-  // Descriptions contain their own `##` headings, so the section ends with its declaration block.
-  const fence = description.indexOf('\n```', declarationAt);
-  return description.slice(heading, fence < 0 ? undefined : fence + 4).trim();
+/** Parameter names of one nested tool, from its `declare const tools: { name(args: {…}) }` block. */
+function paramsOf(declaration: string, name: string): string[] {
+  const m = new RegExp(`${name.replace(/[$]/g, '\\$')}\\s*\\(\\s*args\\s*:\\s*`).exec(declaration);
+  if (!m) return [];
+  const after = m.index + m[0].length;
+  return declaration[after] === '{' ? memberNames(topLevelText(declaration, after)) : [];
 }
 
+/** The extension's reading of the sections, plus the parameter names the tool inventory needs. */
 export function parseExecDeclarations(description: string): NestedToolDeclaration[] {
-  const found = new Map<string, NestedToolDeclaration>();
-  for (const m of description.matchAll(DECLARATION)) {
-    const [, name, kind] = m;
-    const after = (m.index ?? 0) + m[0].length;
-    const freeform = kind === 'input';
-    const params = !freeform && description[after] === '{' ? memberNames(topLevelText(description, after)) : [];
-    found.set(name, { name, params, freeform, section: sectionOf(description, name, m.index ?? 0) });
-  }
-  return [...found.values()];
+  return parseSections(description).map((d) => ({
+    name: d.declaredName,
+    params: d.freeform || !d.declaration ? [] : paramsOf(d.declaration, d.declaredName),
+    freeform: d.freeform,
+    section: d.section,
+  }));
 }

@@ -1,6 +1,5 @@
-/** The "Codex" DevTools panel page (extension privileges, inside DevTools): mounts the panel app. */
-import { createApp } from 'vue';
-import { createPinia } from 'pinia';
-import App from './App.vue';
+/** The "Codex" DevTools panel page (extension privileges, inside DevTools or as a tab): full live feed, DevTools theme. */
+import PanelApp from '@/components/panel/PanelApp.vue';
+import { mountPage } from '@/lib/mount-page';
 
-createApp(App).use(createPinia()).mount('#app');
+void mountPage(PanelApp, { feed: 'full', devtoolsTheme: true });

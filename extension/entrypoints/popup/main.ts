@@ -1,6 +1,5 @@
-/** Toolbar popup (extension privileges): mounts the popup app. */
-import { createApp } from 'vue';
-import { createPinia } from 'pinia';
-import App from './App.vue';
+/** Toolbar popup (extension privileges): usage-only live feed, so it never receives exchange summaries or bodies. */
+import PopupApp from '@/components/popup/PopupApp.vue';
+import { mountPage } from '@/lib/mount-page';
 
-createApp(App).use(createPinia()).mount('#app');
+void mountPage(PopupApp, { feed: 'usage' });

@@ -1,0 +1,50 @@
+/**
+ * The background's work (service worker in Chrome MV3, event page in Firefox): a `usage`-scope
+ * feed and the toolbar badge (capture errors, rate limits at or above 80 %). The companion's
+ * heartbeat every 20 s keeps a worker with an open socket alive; a stopped worker starts again
+ * on browser start-up, on a settings change, or when a page sends the wake message.
+ */
+import { watch } from 'vue';
+import { createPinia, setActivePinia } from 'pinia';
+import { browser } from 'wxt/browser';
+import { useCaptureStore } from '@/stores/capture';
+import { useConnectionStore } from '@/stores/connection';
+import { useSettingsStore } from '@/stores/settings';
+import { useUsageStore } from '@/stores/usage';
+import { badgeFor, type Badge } from './badge';
+import { webSocketConnection, type ConnectionFactory } from './companion-connection';
+import { WAKE_MESSAGE } from './wake';
+
+async function showBadge(b: Badge): Promise<void> {
+  const action = browser.action ?? (browser as unknown as { browserAction?: typeof browser.action }).browserAction;
+  if (!action) return;
+  try {
+    await action.setBadgeText({ text: b.text });
+    await action.setBadgeBackgroundColor({ color: b.color });
+    await action.setTitle({ title: b.title });
+  } catch (err) {
+    console.warn(`codex-devtools: could not set the badge (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** `connect` is the real WebSocket; tests pass an in-memory one. */
+export async function startBackground(connect: ConnectionFactory = webSocketConnection): Promise<void> {
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  const connection = useConnectionStore();
+  const capture = useCaptureStore();
+  const usage = useUsageStore();
+  // Listeners first: registered synchronously at start-up they can wake a stopped worker.
+  browser.runtime.onMessage.addListener((message: unknown) => {
+    if (message === WAKE_MESSAGE && connection.status !== 'connected') connection.retryNow();
+    return undefined;
+  });
+  browser.runtime.onStartup?.addListener(() => connection.retryNow());
+  await useSettingsStore().load();
+  connection.start({ connect, scope: 'usage' });
+  watch(
+    () => badgeFor({ connected: connection.connected, capture: capture.state, rateLimits: usage.rateLimits }),
+    (b) => void showBadge(b),
+    { immediate: true },
+  );
+}

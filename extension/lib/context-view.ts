@@ -1,0 +1,96 @@
+/**
+ * The Context tab's model: the request's Tools → Instructions → Input (→ Other), each section
+ * with its entries and the analysis' token estimates (raw o200k and calibrated to the reported
+ * input), joined by section name.
+ */
+import type { ContextBreakdown, ContextSection, SectionGroup } from '../../companion/protocol';
+import { requestEntries, type RequestEntry } from './request-items';
+import { requestTools, type ToolView } from './request-tools';
+
+export interface SectionFigures {
+  tokens: number;
+  calibratedTokens: number | null;
+  bytes: number;
+  opaqueBytes: number;
+}
+
+export interface SectionView {
+  name: string;
+  figures: SectionFigures | null;
+  entries: RequestEntry[];
+}
+
+export interface GroupView {
+  group: SectionGroup;
+  /** Sum of the group's section estimates; null when the analysis has no breakdown. */
+  figures: SectionFigures | null;
+  sections: SectionView[];
+}
+
+export interface ContextView {
+  tools: ToolView[];
+  /** By tool key (`tool:<key>` in the analysis). */
+  toolFigures: Map<string, SectionFigures>;
+  groups: Record<SectionGroup, GroupView>;
+  breakdown: ContextBreakdown | null;
+}
+
+export const GROUP_ORDER: readonly SectionGroup[] = ['tools', 'instructions', 'input', 'other'];
+
+const figuresOf = (s: ContextSection): SectionFigures => ({
+  tokens: s.tokens,
+  calibratedTokens: s.calibratedTokens,
+  bytes: s.bytes,
+  opaqueBytes: s.opaqueBytes,
+});
+
+function sum(list: SectionFigures[]): SectionFigures | null {
+  if (list.length === 0) return null;
+  const calibrated = list.every((f) => f.calibratedTokens !== null);
+  return list.reduce<SectionFigures>(
+    (a, f) => ({
+      tokens: a.tokens + f.tokens,
+      calibratedTokens: calibrated ? (a.calibratedTokens ?? 0) + (f.calibratedTokens ?? 0) : null,
+      bytes: a.bytes + f.bytes,
+      opaqueBytes: a.opaqueBytes + f.opaqueBytes,
+    }),
+    { tokens: 0, calibratedTokens: calibrated ? 0 : null, bytes: 0, opaqueBytes: 0 },
+  );
+}
+
+export function contextView(body: unknown, breakdown: ContextBreakdown | null): ContextView {
+  const tools = requestTools(body);
+  const entries = requestEntries(body);
+  const bySection = new Map((breakdown?.sections ?? []).map((s) => [s.name, s]));
+  const toolFigures = new Map<string, SectionFigures>();
+  for (const s of breakdown?.sections ?? [])
+    if (s.group === 'tools' && s.name.startsWith('tool:')) toolFigures.set(s.name.slice(5), figuresOf(s));
+
+  const groups = Object.fromEntries(GROUP_ORDER.map((g) => [g, { group: g, figures: null, sections: [] }])) as unknown as Record<
+    SectionGroup,
+    GroupView
+  >;
+  const sectionViews = new Map<string, SectionView>();
+  for (const e of entries) {
+    let view = sectionViews.get(e.section);
+    if (!view) {
+      const s = bySection.get(e.section);
+      view = { name: e.section, figures: s ? figuresOf(s) : null, entries: [] };
+      sectionViews.set(e.section, view);
+      groups[e.group].sections.push(view);
+    }
+    view.entries.push(e);
+  }
+  // Sections the analysis counted that no entry maps to (e.g. the output schema) still show their figures.
+  for (const s of breakdown?.sections ?? []) {
+    if (s.group === 'tools' || sectionViews.has(s.name)) continue;
+    const view = { name: s.name, figures: figuresOf(s), entries: [] };
+    sectionViews.set(s.name, view);
+    groups[s.group].sections.push(view);
+  }
+  for (const g of GROUP_ORDER) {
+    const inGroup = (breakdown?.sections ?? []).filter((s) => s.group === g).map(figuresOf);
+    groups[g].figures = sum(inGroup);
+  }
+  return { tools, toolFigures, groups, breakdown };
+}

@@ -1,0 +1,126 @@
+/**
+ * The selected exchange: its full record, fetched on selection only (records can be megabytes),
+ * and while it streams, its new assistant text (`exchange/subscribe` makes progress carry it).
+ */
+import { defineStore } from 'pinia';
+import { computed, markRaw, ref, shallowRef } from 'vue';
+import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol';
+import type { LiveTool } from '@/components/docs/sheet-api';
+import { ApiError } from '@/lib/api-error';
+import { liveToolIndex, requestTools } from '@/lib/request-tools';
+import { toolKey } from '@/lib/tool-keys';
+import { useConnectionStore } from './connection';
+import { useExchangesStore } from './exchanges';
+import { useSettingsStore } from './settings';
+
+/** Recently opened records, so flipping between rows does not refetch. */
+const CACHE_SIZE = 12;
+
+export const useDetailStore = defineStore('detail', () => {
+  const settings = useSettingsStore();
+  const selectedId = ref<string | null>(null);
+  const record = shallowRef<ExchangeRecord | null>(null);
+  const loading = ref(false);
+  const error = ref<string | null>(null);
+  /** Assistant text streamed so far for the selected exchange. */
+  const liveText = ref('');
+  const cache = new Map<string, ExchangeRecord>();
+  let subscribed: string | null = null;
+
+  /** The selected request's tools by doc key, for the doc sheet's "as Codex sent it". */
+  const liveTools = computed(() =>
+    markRaw(record.value ? liveToolIndex(requestTools(record.value.request.body)) : new Map<string, LiveTool>()),
+  );
+
+  function liveToolFor(namespace: string | null, name: string): LiveTool | null {
+    return liveTools.value.get(toolKey({ namespace, name })) ?? null;
+  }
+  let request = 0;
+
+  function remember(r: ExchangeRecord): void {
+    cache.delete(r.id);
+    cache.set(r.id, markRaw(r));
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+
+  function subscribe(id: string | null): void {
+    const connection = useConnectionStore();
+    if (subscribed && subscribed !== id) connection.send({ type: 'exchange/unsubscribe', id: subscribed });
+    if (id && subscribed !== id) connection.send({ type: 'exchange/subscribe', id });
+    subscribed = id;
+  }
+
+  async function fetchRecord(id: string): Promise<void> {
+    const mine = ++request;
+    loading.value = true;
+    error.value = null;
+    try {
+      const r = await settings.api.exchange(id);
+      if (mine !== request) return;
+      remember(r);
+      record.value = cache.get(id) ?? r;
+    } catch (err) {
+      if (mine !== request) return;
+      error.value =
+        err instanceof ApiError && err.type === 'not_found'
+          ? 'This exchange is no longer stored (deleted or pruned).'
+          : err instanceof Error
+            ? err.message
+            : String(err);
+    } finally {
+      if (mine === request) loading.value = false;
+    }
+  }
+
+  /** Opens an exchange. A streaming one has no record yet (the companion stores it when it ends). */
+  async function select(id: string | null): Promise<void> {
+    if (id === selectedId.value) return;
+    selectedId.value = id;
+    record.value = null;
+    error.value = null;
+    liveText.value = '';
+    request++;
+    loading.value = false;
+    if (!id) return subscribe(null);
+    const summary = useExchangesStore().get(id);
+    if (summary?.status === 'streaming') return subscribe(id);
+    subscribe(null);
+    const cached = cache.get(id);
+    if (cached) record.value = cached;
+    else await fetchRecord(id);
+  }
+
+  function appendText(id: string, delta: string): void {
+    if (id === selectedId.value) liveText.value += delta;
+  }
+
+  /** A newer summary of the selected exchange: when it has ended (or learned a fact), load its record. */
+  function exchangeChanged(s: ExchangeSummary): void {
+    cache.delete(s.id);
+    if (s.id !== selectedId.value || s.status === 'streaming') return;
+    subscribe(null);
+    void fetchRecord(s.id);
+  }
+
+  /** After a (re)connect the subscription is gone on the companion's side: renew it. */
+  function afterSnapshot(): void {
+    const id = selectedId.value;
+    subscribed = null;
+    if (id && useExchangesStore().get(id)?.status === 'streaming') subscribe(id);
+  }
+
+  return {
+    selectedId,
+    record,
+    loading,
+    error,
+    liveText,
+    liveTools,
+    liveToolFor,
+    select,
+    appendText,
+    exchangeChanged,
+    afterSnapshot,
+    refetch: fetchRecord,
+  };
+});

@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+import '../../support/happy-dom-node-accessors';
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { fakeBrowser } from 'wxt/testing';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExchangeRecord } from '../../../companion/protocol';
+import PanelApp from '../../../extension/components/panel/PanelApp.vue';
+import { useDetailStore } from '../../../extension/stores/detail';
+import { useExchangesStore } from '../../../extension/stores/exchanges';
+import { useSettingsStore } from '../../../extension/stores/settings';
+import { useUiStore } from '../../../extension/stores/ui';
+import { analyseAll, loadFixture, recordFrom } from '../../support/records';
+
+const ATTACK = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>';
+
+let record: ExchangeRecord;
+let pinia: Pinia;
+let wrapper: VueWrapper | undefined;
+
+beforeAll(async () => {
+  const fx = loadFixture('codemode-text-1.json');
+  // Captured content is untrusted: the user's prompt and the model's answer both carry markup.
+  fx.request!.body.input.at(-1).content[0].text = `please echo ${ATTACK}`;
+  for (const e of fx.response_sent_by_fake_upstream!.sse_events ?? []) {
+    const out = (e.response as { output?: { content?: { text?: string }[] }[] } | undefined)?.output;
+    for (const item of out ?? []) for (const part of item.content ?? []) part.text = `Answer: ${ATTACK}`;
+    const item = (e as { item?: { content?: { text?: string }[] } }).item;
+    for (const part of item?.content ?? []) part.text = `Answer: ${ATTACK}`;
+  }
+  [record] = analyseAll([await recordFrom(fx, { id: 'x-attack' })]);
+});
+
+async function openDetail(): Promise<VueWrapper> {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify(record), { status: 200, headers: { 'content-type': 'application/json' } })),
+  );
+  await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
+  useExchangesStore().applySnapshot([record], { keepInFlight: false });
+  wrapper = mount(PanelApp, { global: { plugins: [pinia] }, attachTo: document.body });
+  await useDetailStore().select(record.id);
+  await flushPromises();
+  return wrapper;
+}
+
+async function tab(w: VueWrapper, name: string): Promise<void> {
+  await w.get(`[data-tab="${name}"]`).trigger('click');
+  await flushPromises();
+}
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  pinia = createPinia();
+  setActivePinia(pinia);
+});
+afterEach(() => {
+  wrapper?.unmount();
+  wrapper = undefined;
+  vi.unstubAllGlobals();
+  delete (window as { __pwned?: unknown }).__pwned;
+});
+
+describe('the detail pane', () => {
+  it('offers its tabs in the specified order', async () => {
+    const w = await openDetail();
+    expect(w.findAll('[data-testid="detail-tab"]').map((t) => t.text())).toEqual([
+      'Context',
+      'Response',
+      'Diff',
+      'Cache',
+      'Usage & cost',
+      'Headers',
+      'Raw',
+    ]);
+  });
+
+  it('lays out the Context tab as Tools, then Instructions, then Input', async () => {
+    const w = await openDetail();
+    const groups = w.findAll('[data-testid^="context-group-"]').map((g) => g.attributes('data-testid'));
+    expect(groups).toEqual(['context-group-tools', 'context-group-instructions', 'context-group-input']);
+    expect(w.get('[data-testid="context-group-tools"]').text()).toContain('exec');
+    expect(w.get('[data-testid="context-group-tools"]').text()).toContain('11 nested tools');
+    expect(w.get('[data-testid="context-group-input"]').text()).toContain('environment context');
+    expect(w.get('[data-testid="window-unknown"]').text()).toContain('unknown');
+  });
+
+  it('shows markup in a captured answer as text, and never runs it', async () => {
+    const w = await openDetail();
+    await tab(w, 'response');
+    const out = w.get('[data-testid="response-tab"]');
+    expect(out.text()).toContain(`Answer: ${ATTACK}`);
+    expect(out.findAll('script, img, b')).toHaveLength(0);
+    expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
+  });
+
+  it('shows markup in a captured prompt as text in the Context tab', async () => {
+    const w = await openDetail();
+    const prompt = w.findAll('[data-testid="entry-item"]').find((e) => e.text().includes('please echo'))!;
+    await prompt.get('.exp-toggle').trigger('click');
+    expect(prompt.text()).toContain(`please echo ${ATTACK}`);
+    expect(w.get('[data-testid="context-tab"]').findAll('script, img, b')).toHaveLength(0);
+  });
+
+  it('opens a tool’s doc from its "?" with the description Codex sent in this exchange', async () => {
+    const w = await openDetail();
+    const exec = w.findAll('[data-testid="tool-item"]').find((t) => t.find('.tool-name').text() === 'exec')!;
+    await exec.get('.exp-toggle').trigger('click');
+    const nested = exec.findAll('[data-testid="tool-item"]').find((t) => t.find('.tool-name').text() === 'exec_command')!;
+    await nested.get('.help-mark').trigger('click');
+    expect(useUiStore().doc?.doc).toBe('tool.exec_command');
+    const sheet = w.get('[data-testid="doc-sheet"]');
+    expect(sheet.get('[data-testid="doc-title"]').text()).toBe('exec_command');
+    expect(sheet.get('[data-testid="doc-live-description"]').text()).toContain('exec_command');
+  });
+
+  it('opens a concept doc from a "?" mark', async () => {
+    const w = await openDetail();
+    await tab(w, 'cache');
+    await w.get('[data-testid="cache-tab"] [data-doc="prompt-caching"]').trigger('click');
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('Prompt caching and cache misses');
+  });
+
+  it('says the cost is unknown for an unpriced model, and shows the wire usage with parts marked as parts', async () => {
+    const w = await openDetail();
+    await tab(w, 'usage');
+    const u = w.get('[data-testid="usage-tab"]');
+    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('gpt-6.1-sol');
+    expect(u.get('[data-field="cached"]').text()).toBe(String(record.usage!.cachedTokens!.toLocaleString('en-US')));
+    expect(u.text()).toContain('part of input_tokens');
+  });
+});

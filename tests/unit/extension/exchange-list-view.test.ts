@@ -1,0 +1,97 @@
+// @vitest-environment happy-dom
+import { mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { fakeBrowser } from 'wxt/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import ExchangeList from '../../../extension/components/list/ExchangeList.vue';
+import { useDetailStore } from '../../../extension/stores/detail';
+import { useExchangesStore } from '../../../extension/stores/exchanges';
+import { fakeSummary } from '../../support/extension-factories';
+
+let pinia: Pinia;
+let wrapper: VueWrapper | undefined;
+
+function show(...rows: ReturnType<typeof fakeSummary>[]) {
+  useExchangesStore().applySnapshot([...rows].reverse(), { keepInFlight: false });
+  // The footer would page older exchanges in over REST; these tests hold everything already.
+  useExchangesStore().hasOlder = false;
+  wrapper = mount(ExchangeList, { global: { plugins: [pinia] }, attachTo: document.body });
+  return wrapper;
+}
+
+const cells = (w: VueWrapper, id: string) =>
+  Object.fromEntries(
+    w
+      .get(`[data-id="${id}"]`)
+      .findAll('[data-col]')
+      .map((c) => [c.attributes('data-col'), c.text()]),
+  );
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  pinia = createPinia();
+  setActivePinia(pinia);
+});
+afterEach(() => wrapper?.unmount());
+
+describe('the exchange list', () => {
+  it('shows input with its cached part beside it, and output with its reasoning part, never added together', async () => {
+    const s = fakeSummary({
+      usage: { inputTokens: 6000, cachedTokens: 5000, cacheWriteTokens: null, outputTokens: 40, reasoningTokens: 24, totalTokens: 6040 },
+    });
+    const w = show(s);
+    expect(cells(w, s.id)).toMatchObject({ input: '6,000', cached: '5,000', output: '40', reasoning: '24' });
+    expect(w.text()).not.toContain('11,000');
+    expect(w.text()).not.toContain('64');
+  });
+
+  it('shows unknown usage and an unpriced cost as unknown, not 0', () => {
+    const s = fakeSummary({ status: 'failed', usage: null, costUsd: null, cache: null });
+    const c = cells(show(s), s.id);
+    expect([c.input, c.cached, c.output, c.reasoning, c.cache]).toEqual(['—', '—', '—', '—', '—']);
+    expect(c.cost).toBe('unknown');
+  });
+
+  it('shows a reported 0 as 0 and a field the upstream did not report as —', () => {
+    const s = fakeSummary({
+      usage: { inputTokens: 100, cachedTokens: 0, cacheWriteTokens: null, outputTokens: 5, reasoningTokens: null, totalTokens: 105 },
+    });
+    expect(cells(show(s), s.id)).toMatchObject({ cached: '0', reasoning: '—' });
+  });
+
+  it('marks a cache miss with a badge that names its reasons', () => {
+    const s = fakeSummary({
+      cache: {
+        hitRate: 0.1,
+        miss: true,
+        reasons: ['tools_changed', 'idle_gap'],
+        expectedCachedTokens: 4096,
+        missedTokens: 3000,
+        missCostUsd: 0.01,
+      },
+    });
+    const w = show(s);
+    expect(w.get('[data-testid="miss-badge"]').text()).toBe('miss');
+    expect(w.get(`[data-id="${s.id}"] [data-col="cache"]`).attributes('title')).toBe('reasons: tools_changed, idle_gap');
+  });
+
+  it('renders only the rows in view, even with thousands held', () => {
+    const many = Array.from({ length: 3000 }, () => fakeSummary());
+    const w = show(...many);
+    const rendered = w.findAll('[data-testid="exchange-row"]').length;
+    expect(rendered).toBeGreaterThan(10);
+    expect(rendered).toBeLessThan(80);
+  });
+
+  it('moves the selection with the arrow keys and clears it with Escape', async () => {
+    const [a, b] = [fakeSummary(), fakeSummary()];
+    const w = show(a, b);
+    const body = w.get('[data-testid="exchange-list"]');
+    await body.trigger('keydown', { key: 'ArrowDown' });
+    expect(useDetailStore().selectedId).toBe(b.id);
+    await body.trigger('keydown', { key: 'j' });
+    expect(useDetailStore().selectedId).toBe(a.id);
+    await body.trigger('keydown', { key: 'Escape' });
+    expect(useDetailStore().selectedId).toBeNull();
+  });
+});

@@ -1,0 +1,70 @@
+// @vitest-environment happy-dom
+import '../../support/happy-dom-node-accessors';
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { fakeBrowser } from 'wxt/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import OptionsApp from '../../../extension/components/options/OptionsApp.vue';
+import { readSettings } from '../../../extension/lib/settings-storage';
+
+let pinia: Pinia;
+let wrapper: VueWrapper | undefined;
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  pinia = createPinia();
+  setActivePinia(pinia);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify({ error: 'unauthorized', message: 'wrong token' }), { status: 401 })),
+  );
+});
+afterEach(() => {
+  wrapper?.unmount();
+  vi.unstubAllGlobals();
+  history.replaceState(null, '', '/options.html');
+});
+
+async function open(hash = ''): Promise<VueWrapper> {
+  history.replaceState(null, '', `/options.html${hash}`);
+  wrapper = mount(OptionsApp, { global: { plugins: [pinia] }, attachTo: document.body });
+  await flushPromises();
+  return wrapper;
+}
+
+describe('the options page', () => {
+  it('pairs from the link hash, stores port and token, and clears the hash', async () => {
+    const w = await open('#port=9123&token=abcdefghijklmnop0123');
+    expect(await readSettings()).toMatchObject({ port: 9123, token: 'abcdefghijklmnop0123' });
+    expect(location.hash).toBe('');
+    expect(w.get('[data-testid="pairing-result"]').text()).toContain('port 9123');
+  });
+
+  it('names what is wrong with a broken link and stores nothing', async () => {
+    const w = await open('#port=9123&token=x');
+    expect(w.get('[data-testid="pairing-result"]').text()).toContain('token');
+    expect((await readSettings()).token).toBeNull();
+  });
+
+  it('checks a hand-entered token before saving it and reports the companion’s answer', async () => {
+    const w = await open();
+    await w.get('[data-testid="port-input"]').setValue('8642');
+    await w.get('[data-testid="token-input"]').setValue('zz');
+    await w.get('[data-testid="test-connection"]').trigger('click');
+    expect(w.get('[data-testid="test-result"]').text()).toContain('token looks wrong');
+    await w.get('[data-testid="token-input"]').setValue('abcdefghijklmnop0123');
+    await w.get('[data-testid="pairing-form"]').trigger('submit');
+    await flushPromises();
+    expect(await readSettings()).toMatchObject({ port: 8642, token: 'abcdefghijklmnop0123' });
+    expect(w.get('[data-testid="test-result"]').text()).toContain('refused the pairing token');
+  });
+
+  it('offers every doc language and stores the choice', async () => {
+    const w = await open();
+    const select = w.get('[data-testid="doc-language"]');
+    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual(['auto', 'en', 'zh', 'pt-BR', 'ru', 'ja', 'es', 'de', 'fr']);
+    await select.setValue('pt-BR');
+    await flushPromises();
+    expect((await readSettings()).docLanguage).toBe('pt-BR');
+  });
+});
