@@ -1,5 +1,6 @@
 /** @module Everything the API, the live feed and the CLI act on, made once by `startCompanion`. */
 import type { AddonManager } from './capture/addons';
+import type { ExchangeFlow } from './capture/flow';
 import type { AnalysisStep } from './capture/analysis-step';
 import type { CaptureControl } from './capture/control';
 import type { CaptureQueue } from './capture/queue';
@@ -36,5 +37,7 @@ export interface CompanionContext {
   queue: CaptureQueue;
   reports: Reports;
   analysis: AnalysisStep;
+  /** Exchanges still streaming (not in the store yet), by id. */
+  inflight: Map<string, ExchangeFlow>;
   token(): string;
 }

@@ -12,6 +12,7 @@ import { CaptureControl } from './capture/control';
 import { CaptureQueue, DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/queue';
 import { RateLimitState } from './capture/ratelimit-state';
 import { installCaptureAddons } from './capture/wiring';
+import type { ExchangeFlow } from './capture/flow';
 import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
@@ -74,6 +75,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
+  const inflight = new Map<string, ExchangeFlow>();
   const analysis = new AnalysisStep(store, log, home, readSettings(home).contextWindows);
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
@@ -85,7 +87,9 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const hub = new LiveHub(
     {
       token,
-      recentExchanges: (n) => store.list({ limit: n }).items,
+      // Exchanges still streaming come first: a client connecting mid-stream sees them too.
+      recentExchanges: (n) =>
+        [...[...inflight.values()].map((f) => f.toSummary()).reverse(), ...store.list({ limit: n }).items].slice(0, n),
       usage: () => reports.live(),
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),
@@ -97,7 +101,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   profiles.onChange((p) => hub.profileChanged(p));
   capture.onChange((s) => hub.captureChanged(s));
 
-  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, analysis, token };
+  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, analysis, inflight, token };
   installCaptureAddons(ctx, analysis, () => reports.live());
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });

@@ -33,8 +33,10 @@ export function buildApi(ctx: CompanionContext): Hono {
   });
 
   api.get('/exchanges/:id', async (c) => {
-    const record = await ctx.store.get(c.req.param('id'));
-    return record ? c.json(record) : notFound(c, `exchange ${c.req.param('id')}`);
+    const id = c.req.param('id');
+    // An exchange still streaming is served as it stands (status `streaming`).
+    const record = (await ctx.store.get(id)) ?? ctx.inflight.get(id)?.toRecord() ?? null;
+    return record ? c.json(record) : notFound(c, `exchange ${id}`);
   });
 
   api.delete('/exchanges', async (c) => {

@@ -374,13 +374,26 @@ export class ExchangeFlow {
       captureComplete: this.captureComplete,
       route: this.route,
       responseId: this.assembler.responseId,
-      preview: text ? text.slice(0, PREVIEW_CHARS) : null,
+      preview: (text || this.callPreview())?.slice(0, PREVIEW_CHARS) || null,
       requestBytes: this.requestBytes,
       responseBytes: this.responseStatus === null ? null : this.responseBytes,
       cache: null,
       costUsd: null,
       facts: null,
     };
+  }
+
+  /** For responses without text: the tool calls they make, e.g. `exec_command {"cmd":"ls"}`. */
+  private callPreview(): string | null {
+    const calls = this.assembler
+      .output()
+      .filter((i) => typeof i.name === 'string' && /_call$/.test(i.type))
+      .map((i) => {
+        const name = typeof i.namespace === 'string' ? `${i.namespace}.${String(i.name)}` : String(i.name);
+        const args = typeof i.arguments === 'string' ? i.arguments : typeof i.input === 'string' ? i.input : '';
+        return `${name} ${args.replace(/\s+/g, ' ')}`.trim();
+      });
+    return calls.length ? `→ ${calls.join('; ')}` : null;
   }
 
   toRecord(): ExchangeRecord {

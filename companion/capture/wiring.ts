@@ -36,7 +36,10 @@ export function installCaptureAddons(ctx: CompanionContext, analysis: AnalysisSt
 
   ctx.addons.add({
     name: 'live',
-    request: (flow) => ctx.hub.exchangeStarted(flow.toSummary()),
+    request: (flow) => {
+      ctx.inflight.set(flow.id, flow);
+      ctx.hub.exchangeStarted(flow.toSummary());
+    },
     event: (flow) => ctx.hub.exchangeProgress({ id: flow.id, events: flow.events.length, text: () => flow.assembler.text() }),
   });
 
@@ -45,6 +48,7 @@ export function installCaptureAddons(ctx: CompanionContext, analysis: AnalysisSt
     const record = flow.toRecord();
     // Durable first: the capture is written before the (slower, recomputable) analysis runs.
     await ctx.store.append(record);
+    ctx.inflight.delete(flow.id);
     if (record.rateLimits) ctx.hub.rateLimitsUpdated(ctx.rateLimits.update(record.rateLimits));
     await analysis.run(record);
     ctx.hub.exchangeCompleted(ctx.store.summary(record.id) ?? summaryOf(record));

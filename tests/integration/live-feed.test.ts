@@ -123,6 +123,25 @@ describe('the live feed', () => {
     }
   });
 
+  it('includes an exchange still streaming in the snapshot, and serves its record so far', async () => {
+    const before = upstream.requests.length;
+    const done = codex();
+    await expect.poll(() => upstream.requests.length).toBe(before + 1);
+    const late = await openFeed(c.url, { token: c.token() });
+    const snapshot = await late.waitFor('feed/snapshot');
+    const streaming = snapshot.exchanges.find((e) => e.status === 'streaming');
+    expect(streaming).toMatchObject({ sessionId: 's-live', threadId: 't-live' });
+    const res = await rawRequest(`${c.url}/api/exchanges/${streaming!.id}`, { headers: { authorization: `Bearer ${c.token()}` } });
+    expect(res.status).toBe(200);
+    const partial = JSON.parse(res.body.toString());
+    expect(partial.status).toBe('streaming');
+    expect(partial.response.events.length).toBeGreaterThan(0);
+    release();
+    await done;
+    expect((await late.waitFor('exchange/completed')).exchange.id).toBe(streaming!.id);
+    late.close();
+  });
+
   it('sends heartbeats to keep an idle connection alive', async () => {
     const feed = await openFeed(c.url, { token: c.token() });
     await feed.waitFor('feed/heartbeat');

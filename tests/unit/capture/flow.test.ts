@@ -201,6 +201,12 @@ describe('capture of a recorded exchange', () => {
     expect((r.response.output[2] as any).content[0].text).toBe('done');
   });
 
+  it('previews a response without text by the calls it makes', async () => {
+    const events = response([functionCall('spawn_agent', { message: 'go' }, { namespace: 'multi_agent_v1' })]);
+    const r = await replay(req(), ok(sse(events)));
+    expect(r.preview).toBe('→ multi_agent_v1.spawn_agent {"message":"go"}');
+  });
+
   it('keeps namespaced calls and unknown item types as they came', async () => {
     const weird = { id: 'x_1', type: 'hologram_call', status: 'completed', beams: [1, 2] };
     const events = response([functionCall('spawn_agent', { message: 'go' }, { namespace: 'multi_agent_v1' }), plainItem(weird)]);

@@ -70,7 +70,9 @@ describe('the durable store', () => {
     expect(page2.items.map((s) => s.id)).toEqual([records[3].id, records[2].id]);
     expect(store.list({ thread: other.threadId! }).items.map((s) => s.id)).toEqual([other.id]);
     expect(store.list({ session: records[0].sessionId!, limit: 100 }).items).toHaveLength(5);
-    expect(store.list({ q: 'CAT SRC' }).items).toHaveLength(0);
+    // The search reads summaries (a tool-call response's preview names its call), not bodies or headers.
+    expect(store.list({ q: 'CAT SRC/FILE3' }).items.map((s) => s.id)).toEqual([records[3].id]);
+    expect(store.list({ q: 'installation_id' }).items).toHaveLength(0);
     expect(store.list({ status: 'completed' }).items).toHaveLength(6);
   });
 
