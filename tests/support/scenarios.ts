@@ -35,7 +35,11 @@ const sse = (items: Parameters<typeof response>[0], usage: UsageSpec, id: string
 let seq = 0;
 const rid = () => `resp_${++seq}`;
 
-/** A command run, as a direct `exec_command` call or (code mode) as an `exec` script calling it. */
+/**
+ * A command run, as a direct `exec_command` call or (code mode) as an `exec` script calling it.
+ * Codex returns as soon as the command exits; the long yield only matters on a loaded machine,
+ * where the sandbox can take over a second to start and the output would otherwise be empty.
+ */
 function runCommand(req: ReceivedRequest, cmd: string) {
   if (isCodeMode(req)) {
     return plainItem({
@@ -44,10 +48,10 @@ function runCommand(req: ReceivedRequest, cmd: string) {
       status: 'completed',
       call_id: 'call_exec_1',
       name: 'exec',
-      input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)}, yield_time_ms: 1000 });\ntext(r);`,
+      input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)}, yield_time_ms: 10000 });\ntext(r);`,
     });
   }
-  return functionCall('exec_command', { cmd, yield_time_ms: 1000 }, { id: 'fc_1', callId: 'call_cmd_1' });
+  return functionCall('exec_command', { cmd, yield_time_ms: 10000 }, { id: 'fc_1', callId: 'call_cmd_1' });
 }
 
 const isToolOutput = (item: any) => item?.type === 'function_call_output' || item?.type === 'custom_tool_call_output';
