@@ -1,6 +1,6 @@
 /**
  * Starts an extension page: Pinia, the stored settings (plus `?port=` for tests), the live feed
- * over a real WebSocket in the scope the page needs, the DevTools theme for the panel, then mounts.
+ * over a real WebSocket in the scope the page needs, the light/dark theme, then mounts.
  * The one place where the real transport is wired into the stores; tests wire a fake instead.
  */
 import { createApp, type Component } from 'vue';
@@ -11,18 +11,17 @@ import { useSettingsStore } from '@/stores/settings';
 import { webSocketConnection } from './companion-connection';
 import { portFromSearch } from './companion-url';
 import { wakeBackground } from './wake';
-import { followDevtoolsTheme } from './theme';
+import { followTheme } from './theme';
 
 export interface PageOptions {
   /** `full` (panel), `usage` (popup), or null for pages without live data (options). */
   feed: FeedScope | null;
-  devtoolsTheme?: boolean;
 }
 
 export async function mountPage(root: Component, opts: PageOptions): Promise<void> {
   const pinia = createPinia();
   const app = createApp(root).use(pinia);
-  if (opts.devtoolsTheme) followDevtoolsTheme();
+  followTheme();
   await useSettingsStore(pinia).load({ portOverride: portFromSearch() });
   if (opts.feed) useConnectionStore(pinia).start({ connect: webSocketConnection, scope: opts.feed });
   // A stopped MV3 service worker has no timers left: any open page brings the badge back to life.

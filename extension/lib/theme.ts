@@ -1,6 +1,7 @@
 /**
- * Light or dark to match DevTools: the panel asks `devtools.panels.themeName` (only panel pages
- * have it) and follows its changes; other pages follow `prefers-color-scheme` through CSS.
+ * Light or dark, as a `theme-light`/`theme-dark` class on <html> that all styles key on: the
+ * panel follows the DevTools theme (`devtools.panels.themeName`, only panel pages have it), other
+ * pages the system's `prefers-color-scheme`. One class, so each palette is written once.
  */
 import { browser } from 'wxt/browser';
 
@@ -15,15 +16,21 @@ export function applyTheme(theme: ThemeName | null, root: HTMLElement = document
   root.classList.toggle('theme-light', theme === 'light');
 }
 
-/** In a DevTools panel: follow the DevTools theme. Elsewhere: nothing to do (CSS media queries decide). */
-export function followDevtoolsTheme(): void {
+/** Follows the DevTools theme in a panel, else (or when DevTools gives none) the system's. */
+export function followTheme(): void {
   let panels: { themeName?: string; onThemeChanged?: { addListener(cb: (name: string) => void): void } } | undefined;
   try {
     panels = browser.devtools?.panels;
   } catch {
     panels = undefined; // opened as a plain tab (tests, previews): no devtools API
   }
-  if (!panels) return;
-  applyTheme(themeFromDevtools(panels.themeName));
-  panels.onThemeChanged?.addListener((name) => applyTheme(themeFromDevtools(name)));
+  const system = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  const fromSystem = (): ThemeName => (system?.matches ? 'dark' : 'light');
+  if (panels) {
+    applyTheme(themeFromDevtools(panels.themeName) ?? fromSystem());
+    panels.onThemeChanged?.addListener((name) => applyTheme(themeFromDevtools(name) ?? fromSystem()));
+    return;
+  }
+  applyTheme(fromSystem());
+  system?.addEventListener('change', () => applyTheme(fromSystem()));
 }

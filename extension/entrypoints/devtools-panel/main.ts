@@ -2,4 +2,4 @@
 import PanelApp from '@/components/panel/PanelApp.vue';
 import { mountPage } from '@/lib/mount-page';
 
-void mountPage(PanelApp, { feed: 'full', devtoolsTheme: true });
+void mountPage(PanelApp, { feed: 'full' });
