@@ -60,7 +60,7 @@ export interface Companion extends CompanionContext {
   /** `http://127.0.0.1:<port>` */
   url: string;
   token(): string;
-  /** Resolves when capture has processed and stored everything forwarded so far. */
+  /** Resolves when capture has processed, stored and analysed everything forwarded so far. */
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -179,7 +179,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     relay?.close();
     upgrades.wss.close();
     await queue.idle();
-    await store.flush();
+    await addons.idle();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
@@ -192,7 +192,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     token,
     idle: async () => {
       await queue.idle();
-      await store.flush();
+      await addons.idle();
     },
     close: () => (closing ??= shutdown()),
   };

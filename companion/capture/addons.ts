@@ -31,8 +31,21 @@ export class AddonManager {
     this.addons.push(addon);
   }
 
+  private readonly running = new Set<Promise<void>>();
+
   /** Calls `hook` on every addon; never throws. Async hooks are awaited in order. */
-  async trigger(hook: Hook, flow: ExchangeFlow, event?: StreamEvent): Promise<void> {
+  trigger(hook: Hook, flow: ExchangeFlow, event?: StreamEvent): Promise<void> {
+    const p = this.run(hook, flow, event).finally(() => this.running.delete(p));
+    this.running.add(p);
+    return p;
+  }
+
+  /** Resolves when every hook call started so far has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  private async run(hook: Hook, flow: ExchangeFlow, event?: StreamEvent): Promise<void> {
     for (const addon of this.addons) {
       const fn = addon[hook] as ((f: ExchangeFlow, e?: StreamEvent) => unknown) | undefined;
       if (!fn) continue;

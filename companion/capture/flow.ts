@@ -108,10 +108,6 @@ export class ExchangeFlow {
     this.identity = extractIdentity((n) => this.rawRequestHeaders.get(n) ?? null, undefined, this.kind === 'model');
   }
 
-  get isEnded(): boolean {
-    return this.ended;
-  }
-
   /** Records the request body as Codex sent it, decoded for capture, and derives identity. */
   setRequestBody(raw: Uint8Array | null, opts: { decodedJson?: unknown } = {}): void {
     this.requestBytes = raw ? raw.byteLength : 0;

@@ -151,7 +151,7 @@ async function send(
     res = await upstreamRequest(decision.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: flatHeaders(outHeaders),
-      body: body && body.byteLength > 0 ? body : req.method === 'GET' || req.method === 'HEAD' ? undefined : (body ?? undefined),
+      body: body && body.byteLength > 0 ? body : undefined,
       dispatcher: deps.dispatcher,
       signal: abort.signal,
     });

@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
-import { commonPrefix, joinRecord, splitRecord, summaryOf, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
+import { commonPrefix, joinRecord, splitRecord, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
 import { bucketName, ensureHome, paths, STORE_FORMAT, writePrivateFile } from './layout';
 import { decodeLine, encodeLine } from './line-format';
 import { LineLog, type LineRef } from './line-log';
@@ -453,13 +453,6 @@ export class Store {
     return removed;
   }
 
-  /** Sessions in the store (by session id as captured). */
-  sessionIds(): Set<string | null> {
-    const ids = new Set<string | null>();
-    for (const e of this.entries.values()) ids.add(e.summary.sessionId);
-    return ids;
-  }
-
   stats(): StoreStats {
     return {
       ...this.stats_,
@@ -468,11 +461,6 @@ export class Store {
       bytes: this.bytes(),
       pendingWrites: this.pending.length,
     };
-  }
-
-  /** Writes are synchronous; kept for callers that wait for storage to settle. */
-  flush(): Promise<void> {
-    return Promise.resolve();
   }
 }
 
@@ -524,5 +512,3 @@ function unreadableRecord(summary: ExchangeSummary, reason: string): ExchangeRec
     captureErrors: [reason],
   };
 }
-
-export { summaryOf };

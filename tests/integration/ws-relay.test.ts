@@ -131,6 +131,8 @@ describe('the WebSocket relay', () => {
     await c.idle();
     const [second, firstS] = c.store.list({}).items;
     expect(second).toMatchObject({ transport: 'websocket', status: 'completed', turnId: 'turn-1', sessionId: 's-ws' });
+    // Analysed like HTTP exchanges (idle waits for it): the second continues the first's prefix.
+    expect(second.cache).toMatchObject({ miss: false });
     const rec = await c.store.get(second.id);
     expect((rec!.request.body as any).input).toEqual([user('one'), { ...(await c.store.get(firstS.id))!.response.output[0] }, user('two')]);
     expect((rec!.request.body as any).previous_response_id).toBeUndefined();

@@ -90,7 +90,6 @@ describe('the durable store', () => {
         ),
       );
     }
-    await store.flush();
     let stored = 0;
     const walk = (d: string) => {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {
