@@ -129,6 +129,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
       ? null
       : createWsRelay({
           router,
+          env: opts.env,
           addons,
           log,
           maxCaptureBytes,

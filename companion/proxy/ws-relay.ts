@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { HttpsProxyAgent } from 'https-proxy-agent';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AddonManager } from '../capture/addons';
 import { recordUpgradeRefusal } from '../capture/upgrade-refusal';
@@ -15,10 +16,13 @@ import type { RateLimits } from '../protocol/ratelimits';
 import type { Route } from '../protocol/exchange';
 import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from './headers';
 import { proxySuffix } from './forward';
+import { proxyFor } from './proxy-env';
 import type { Router } from './route';
 
 export interface RelayDeps {
   router: Router;
+  /** Environment whose HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply to upstream sockets. */
+  env?: NodeJS.ProcessEnv;
   addons: AddonManager;
   log: Logger;
   maxCaptureBytes: number;
@@ -104,11 +108,14 @@ export function createWsRelay(deps: RelayDeps) {
     }
     const target = decision.url.replace(/^http/, 'ws');
     let upgradeHeaders: HeaderPairs = [];
+    // Through the same outbound proxy as HTTP requests, tunnelled with CONNECT.
+    const proxy = proxyFor(decision.url, deps.env);
     const up = new WebSocket(target, {
       headers: Object.fromEntries(withoutHopByHop(decision.headers, HANDSHAKE)),
       perMessageDeflate: true,
       maxPayload: deps.maxPayload,
       handshakeTimeout: deps.connectTimeoutMs,
+      ...(proxy ? { agent: new HttpsProxyAgent(proxy) } : {}),
     });
     let settled = false;
     socket.once('close', () => {

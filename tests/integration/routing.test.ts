@@ -1,10 +1,9 @@
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { startTestCompanion } from '../support/companion';
 import { message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
+import { startConnectProxy } from '../support/connect-proxy';
 
 const FAKE_JWT = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0In0.c2ln';
 
@@ -48,23 +47,10 @@ describe('routing each request by its own credentials', () => {
   });
 
   it('goes through HTTP_PROXY when set, and around it for hosts in NO_PROXY', async () => {
-    // A minimal forward proxy: undici tunnels every proxied request through CONNECT.
-    const proxied: string[] = [];
-    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, socket, head) => {
-      proxied.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const up = net.connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        up.write(head);
-        up.pipe(socket);
-        socket.pipe(up);
-      });
-      up.on('error', () => socket.destroy());
-      socket.on('error', () => up.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    // undici tunnels every proxied request through CONNECT.
+    const proxy = await startConnectProxy();
+    const proxyUrl = proxy.url;
+    const proxied = proxy.tunnels;
     const via = await startTestCompanion({ apiUpstream: api.baseUrl, env: { HTTP_PROXY: proxyUrl } });
     const around = await startTestCompanion({ apiUpstream: api.baseUrl, env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
     try {
@@ -86,8 +72,7 @@ describe('routing each request by its own credentials', () => {
     } finally {
       await via.dispose();
       await around.dispose();
-      proxy.closeAllConnections();
-      await new Promise<void>((r) => proxy.close(() => r()));
+      await proxy.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import { startFakeUpstream, type FakeUpstream, type Scenario } from '../support/
 import { acceptWebSockets, type FakeWs } from '../support/fake-ws';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { message, response } from '../support/sse';
+import { startConnectProxy } from '../support/connect-proxy';
 
 const META = (turn: string, kind = 'turn') =>
   JSON.stringify({ session_id: 's-ws', thread_id: 't-ws', turn_id: turn, request_kind: kind, thread_source: 'user', agent_name: '/root' });
@@ -228,6 +229,28 @@ describe('the WebSocket relay', () => {
     } finally {
       await c2.dispose();
       await refusing.close();
+    }
+  });
+
+  it('opens the upstream socket through HTTPS_PROXY/HTTP_PROXY with CONNECT, and around it for NO_PROXY hosts', async () => {
+    const proxy = await startConnectProxy();
+    const via = await startTestCompanion({ apiUpstream: upstream.baseUrl, env: { HTTP_PROXY: proxy.url } });
+    const around = await startTestCompanion({ apiUpstream: upstream.baseUrl, env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
+    try {
+      const a = await connect(via);
+      a.ws.send(create('turn-proxy', [user('x')]));
+      await a.next('response.completed');
+      expect(proxy.tunnels).toEqual([`127.0.0.1:${upstream.port}`]);
+      a.ws.close();
+      const b = await connect(around);
+      b.ws.send(create('turn-direct', [user('x')]));
+      await b.next('response.completed');
+      expect(proxy.tunnels).toHaveLength(1);
+      b.ws.close();
+    } finally {
+      await via.dispose();
+      await around.dispose();
+      await proxy.close();
     }
   });
 
