@@ -7,6 +7,7 @@ import { cli, freePort, startCli, type RunningCli } from '../support/cli';
 import { tempHome } from '../support/companion';
 import { rawRequest } from '../support/http';
 import { prepareCodex, CODEX_BIN } from '../support/codex';
+import { fakeKey } from '../support/keys';
 
 const homes: string[] = [];
 const home = () => {
@@ -129,8 +130,8 @@ describe('profiles from the command line', () => {
   let server: RunningCli;
   let port: number;
   let h: string;
-  const KEY = 'sk-profile-secret-0123456789abcdef';
-  const CODEX_KEY = 'sk-codex-own-key-abcdefghijkl';
+  const KEY = fakeKey('profile-secret-0123456789abcdef');
+  const CODEX_KEY = fakeKey('codex-own-key-abcdefghijkl');
   const codexRequest = () =>
     rawRequest(`http://127.0.0.1:${port}/v1/responses`, {
       method: 'POST',

@@ -5,6 +5,7 @@ import { message, response } from '../support/sse';
 import { freePort, startCli } from '../support/cli';
 import { tempHome } from '../support/companion';
 import { openRequest, nextChunk, rawRequest } from '../support/http';
+import { fakeKey } from '../support/keys';
 
 describe('a companion killed with SIGKILL', () => {
   let upstream: FakeUpstream;
@@ -20,7 +21,7 @@ describe('a companion killed with SIGKILL', () => {
     rawRequest(`http://127.0.0.1:${port}/v1/responses`, {
       method: 'POST',
       headers: {
-        authorization: 'Bearer sk-test-crash-0123456789',
+        authorization: `Bearer ${fakeKey('test-crash-0123456789')}`,
         'session-id': 's-crash',
         'thread-id': 't-crash',
         'x-codex-turn-metadata': JSON.stringify({ request_kind: 'turn', thread_source: 'user', turn_id: `turn-${i}` }),
@@ -66,7 +67,7 @@ describe('a companion killed with SIGKILL', () => {
     await expect.poll(async () => (await get('/exchanges')).items.length, { timeout: 10_000 }).toBe(5);
     // One more, held mid-stream, then a hard kill.
     const { res } = await openRequest(`http://127.0.0.1:${port}/v1/responses`, {
-      headers: { authorization: 'Bearer sk-test-crash-0123456789', 'session-id': 's-crash', 'thread-id': 't-crash' },
+      headers: { authorization: `Bearer ${fakeKey('test-crash-0123456789')}`, 'session-id': 's-crash', 'thread-id': 't-crash' },
       body: JSON.stringify({
         model: 'gpt-5-codex',
         input: Array.from({ length: 99 }, () => ({ type: 'message', role: 'user', content: [] })),

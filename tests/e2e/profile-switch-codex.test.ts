@@ -5,6 +5,7 @@ import { acceptWebSockets, type FakeWs } from '../support/fake-ws';
 import { scenarios } from '../support/scenarios';
 import { CODEX_BIN, parseTokensUsed, prepareCodex, type PreparedCodex } from '../support/codex';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
+import { fakeKey } from '../support/keys';
 
 function codex(p: PreparedCodex, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -44,7 +45,7 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
     });
     wsB = acceptWebSockets(b, { scenario: scenarios.toolCall() });
     c = await startTestCompanion({ apiUpstream: a.baseUrl });
-    c.profiles.upsert({ id: 'b', name: 'B', baseUrl: b.baseUrl, apiKey: 'sk-profile-b-0123456789' });
+    c.profiles.upsert({ id: 'b', name: 'B', baseUrl: b.baseUrl, apiKey: fakeKey('profile-b-0123456789') });
     prepared = prepareCodex({ prompt: 'run echo hi', provider: 'builtin', baseUrl: `${c.url}/v1` });
     first = await codex(prepared, prepared.execArgs);
     second = await codex(prepared, ['exec', '--skip-git-repo-check', 'resume', '--last', 'run echo hi again']);
@@ -77,7 +78,7 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
     expect(second.code).toBe(0);
     expect(second.output).toContain('The command printed: hi');
     expect(wsB.handshakes.length).toBeGreaterThan(0);
-    expect(wsB.handshakes[0].headers.authorization).toBe('Bearer sk-profile-b-0123456789');
+    expect(wsB.handshakes[0].headers.authorization).toBe(`Bearer ${fakeKey('profile-b-0123456789')}`);
     const firstOnB = wsB.frames.find((f) => f.dir === 'in' && f.data.generate !== false)!.data;
     const texts = JSON.stringify(firstOnB.input);
     expect(texts).toContain('run echo hi');

@@ -7,12 +7,13 @@ import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { rawRequest } from '../support/http';
 import { openFeed } from '../support/live-client';
 import { stateDirText } from '../support/state-dir';
+import { fakeKey } from '../support/keys';
 
-const API_KEY = 'sk-proj-SECRETSECRET-abcdefghijklmnopqrstuvwxyz0123';
+const API_KEY = fakeKey('proj-SECRETSECRET-abcdefghijklmnopqrstuvwxyz0123');
 const JWT = 'eyJhbGciOiJub25lIn0.eyJzZWNyZXQiOiJqd3Qtc2VjcmV0LXZhbHVlIn0.c2lnbmF0dXJlLXNlY3JldA';
 const ACCOUNT = 'acct_secret_account_987654321';
 const COOKIE = 'session=cookie-secret-value-135792468';
-const PROFILE_KEY = 'sk-profile-KEEPINPROFILEFILEONLY-0123456789';
+const PROFILE_KEY = fakeKey('profile-KEEPINPROFILEFILEONLY-0123456789');
 const SECRETS = [API_KEY, JWT, ACCOUNT, COOKIE.split('=')[1], PROFILE_KEY];
 /** Long enough to be unambiguous, short enough to catch a masked form that kept too much. */
 const fragments = (s: string) => [s, s.slice(0, 16), s.slice(-12)];

@@ -6,6 +6,7 @@ import { startTestCompanion, tempHome, type TestCompanion } from '../support/com
 import { rawRequest } from '../support/http';
 import { openFeed } from '../support/live-client';
 import { ExchangeRecordSchema, SessionsResponseSchema, StatusResponseSchema, UsageResponseSchema } from '../../companion/protocol';
+import { fakeKey } from '../support/keys';
 
 const dir = path.resolve('tests/fixtures/unelided');
 const load = (name: string) => JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
@@ -21,7 +22,7 @@ describe('analysis served through the API and the live feed', () => {
     const { 'content-length': _l, host: _h, ...headers } = f.request.headers;
     return rawRequest(`${c.url}/v1/responses`, {
       method: 'POST',
-      headers: { ...headers, authorization: 'Bearer sk-test-analysis-0123456789' },
+      headers: { ...headers, authorization: `Bearer ${fakeKey('test-analysis-0123456789')}` },
       body: JSON.stringify(body),
     });
   };
@@ -122,7 +123,9 @@ describe('analysis served through the API and the live feed', () => {
         ? { kind: 'json', body: { models: [{ slug: 'gpt-5-codex', context_window: 272000 }] } }
         : { kind: 'sse', events: structuredClone(load('fallback-text-1').response_sent_by_fake_upstream.sse_events) },
     );
-    await rawRequest(`${c.url}/v1/models?client_version=0.169.0`, { headers: { authorization: 'Bearer sk-test-analysis-0123456789' } });
+    await rawRequest(`${c.url}/v1/models?client_version=0.169.0`, {
+      headers: { authorization: `Bearer ${fakeKey('test-analysis-0123456789')}` },
+    });
     await send(load('fallback-text-1'));
     await c.idle();
     const [latest] = (await api('/exchanges?kind=model')).items;
@@ -142,7 +145,7 @@ describe('analysis served through the API and the live feed', () => {
       const { 'content-length': _l, host: _h, ...headers } = load('fallback-text-1').request.headers;
       await rawRequest(`${c2.url}/v1/responses`, {
         method: 'POST',
-        headers: { ...headers, authorization: 'Bearer sk-test-analysis-0123456789' },
+        headers: { ...headers, authorization: `Bearer ${fakeKey('test-analysis-0123456789')}` },
         body: JSON.stringify(load('fallback-text-1').request.body),
       });
       await c2.idle();

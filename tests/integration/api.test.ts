@@ -5,6 +5,7 @@ import { message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
 import { loadFixture } from '../support/fixtures';
 import { ExchangeListResponseSchema, ExchangeRecordSchema, StatusResponseSchema } from '../../companion/protocol';
+import { fakeKey } from '../support/keys';
 
 const EXT = 'chrome-extension://dceflbcgefibjiafpacongiijjkjedae';
 
@@ -19,7 +20,7 @@ describe('the REST API', () => {
     const { 'content-length': _len, host: _host, ...headers } = f.request.headers;
     return rawRequest(`${c.url}/v1/responses`, {
       method: 'POST',
-      headers: { ...headers, authorization: 'Bearer sk-test-api-0123456789abcdef' },
+      headers: { ...headers, authorization: `Bearer ${fakeKey('test-api-0123456789abcdef')}` },
       body: JSON.stringify(f.request.body),
     });
   };

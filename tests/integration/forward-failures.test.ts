@@ -4,8 +4,9 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { startTestCompanion } from '../support/companion';
 import { encodeSse, message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
+import { fakeKey } from '../support/keys';
 
-const KEY = 'sk-proj-failuretest-abcdefghijklmnop';
+const KEY = fakeKey('proj-failuretest-abcdefghijklmnop');
 const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 
 async function closedPort(): Promise<number> {

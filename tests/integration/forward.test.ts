@@ -5,8 +5,9 @@ import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { encodeSse, message, response } from '../support/sse';
 import { nextChunk, openRequest, rawRequest } from '../support/http';
 import { loadFixture } from '../support/fixtures';
+import { fakeKey } from '../support/keys';
 
-const KEY = 'sk-proj-forwardtest-abcdefghijklmnop';
+const KEY = fakeKey('proj-forwardtest-abcdefghijklmnop');
 
 describe('forwarding through the companion', () => {
   let upstream: FakeUpstream;

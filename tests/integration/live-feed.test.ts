@@ -6,6 +6,7 @@ import { message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
 import { openFeed } from '../support/live-client';
 import { PROTOCOL_VERSION } from '../../companion/protocol/version';
+import { fakeKey } from '../support/keys';
 
 const EXT = 'chrome-extension://dceflbcgefibjiafpacongiijjkjedae';
 const META = JSON.stringify({
@@ -25,7 +26,7 @@ describe('the live feed', () => {
     rawRequest(`${c.url}/v1/responses`, {
       method: 'POST',
       headers: {
-        authorization: 'Bearer sk-test-live-0123456789',
+        authorization: `Bearer ${fakeKey('test-live-0123456789')}`,
         'session-id': 's-live',
         'thread-id': 't-live',
         'x-codex-turn-metadata': META,

@@ -4,6 +4,7 @@ import { startTestCompanion } from '../support/companion';
 import { message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
 import { startConnectProxy } from '../support/connect-proxy';
+import { fakeKey } from '../support/keys';
 
 const FAKE_JWT = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0In0.c2ln';
 
@@ -24,7 +25,7 @@ describe('routing each request by its own credentials', () => {
     try {
       await rawRequest(`${c.url}/v1/responses`, {
         method: 'POST',
-        headers: { authorization: 'Bearer sk-test-routing-0123456789' },
+        headers: { authorization: `Bearer ${fakeKey('test-routing-0123456789')}` },
         body: '{}',
       });
       await rawRequest(`${c.url}/v1/responses`, {
@@ -56,15 +57,15 @@ describe('routing each request by its own credentials', () => {
     try {
       const r1 = await rawRequest(`${via.url}/v1/responses`, {
         method: 'POST',
-        headers: { authorization: 'Bearer sk-test-a-0123456789' },
+        headers: { authorization: `Bearer ${fakeKey('test-a-0123456789')}` },
         body: '{}',
       });
       expect(r1.status).toBe(200);
       expect(proxied).toEqual([`127.0.0.1:${api.port}`]);
-      expect(api.requests.at(-1)?.headers.authorization).toBe('Bearer sk-test-a-0123456789');
+      expect(api.requests.at(-1)?.headers.authorization).toBe(`Bearer ${fakeKey('test-a-0123456789')}`);
       const r2 = await rawRequest(`${around.url}/v1/responses`, {
         method: 'POST',
-        headers: { authorization: 'Bearer sk-test-b-0123456789' },
+        headers: { authorization: `Bearer ${fakeKey('test-b-0123456789')}` },
         body: '{}',
       });
       expect(r2.status).toBe(200);
@@ -83,12 +84,12 @@ describe('switching profiles between turns', () => {
     const b = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('b')]) }) });
     const c = await startTestCompanion({ apiUpstream: a.baseUrl });
     const turn = (id: string) => ({
-      authorization: 'Bearer sk-test-turns-0123456789',
+      authorization: `Bearer ${fakeKey('test-turns-0123456789')}`,
       'x-codex-turn-metadata': JSON.stringify({ turn_id: id, request_kind: 'turn' }),
     });
     try {
       await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: turn('turn-1'), body: '{}' });
-      c.profiles.upsert({ id: 'b', name: 'B', baseUrl: b.baseUrl, apiKey: 'sk-b-key-0123456789abc' });
+      c.profiles.upsert({ id: 'b', name: 'B', baseUrl: b.baseUrl, apiKey: fakeKey('b-key-0123456789abc') });
       c.profiles.activate('b');
       // The rest of turn 1 (a tool-call follow-up) stays on the default route…
       await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: turn('turn-1'), body: '{}' });

@@ -5,6 +5,7 @@ import { acceptWebSockets, type FakeWs } from '../support/fake-ws';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { message, response } from '../support/sse';
 import { startConnectProxy } from '../support/connect-proxy';
+import { fakeKey } from '../support/keys';
 
 const META = (turn: string, kind = 'turn') =>
   JSON.stringify({ session_id: 's-ws', thread_id: 't-ws', turn_id: turn, request_kind: kind, thread_source: 'user', agent_name: '/root' });
@@ -21,7 +22,7 @@ function connect(c: TestCompanion): Promise<Client> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${c.port}/v1/responses`, {
       headers: {
-        authorization: 'Bearer sk-test-ws-relay-0123456789',
+        authorization: `Bearer ${fakeKey('test-ws-relay-0123456789')}`,
         'session-id': 's-ws',
         'thread-id': 't-ws',
         'x-codex-turn-metadata': META('', 'prewarm'),
@@ -112,7 +113,7 @@ describe('the WebSocket relay', () => {
     expect(client.upgrade['x-models-etag']).toBe('etag-7');
     expect(client.upgrade['x-reasoning-included']).toBe('true');
     const hs = fake.handshakes.at(-1)!;
-    expect(hs.headers.authorization).toBe('Bearer sk-test-ws-relay-0123456789');
+    expect(hs.headers.authorization).toBe(`Bearer ${fakeKey('test-ws-relay-0123456789')}`);
     expect(hs.headers['openai-beta']).toBe('responses_websockets=2026-02-06');
     client.ws.close();
   });

@@ -7,6 +7,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fakeKey } from './keys';
 
 export const CODEX_BIN = path.resolve('node_modules/.bin/codex');
 
@@ -51,7 +52,7 @@ export interface CodexRun {
   cleanup(): void;
 }
 
-export const TEST_API_KEY = 'sk-test-codexdevtools-0123456789abcdef';
+export const TEST_API_KEY = fakeKey('test-codexdevtools-0123456789abcdef');
 
 /** `tokens used\n1,956` → 1956. */
 export function parseTokensUsed(output: string): number | null {

@@ -6,6 +6,7 @@
 import { prng } from './chunks';
 import { loadFixture } from './fixtures';
 import { encodeSse, functionCall, reasoning, response, type SseEvent } from './sse';
+import { fakeKey } from './keys';
 
 const WORDS =
   'the a of to and in is it that for on with as was by this be are from at or an have not file code test run build error value line function return const type import export when then'.split(
@@ -41,7 +42,7 @@ export function codexSession(n: number, seed = 42): SessionStep[] {
   const rnd = prng(seed);
   const f = loadFixture('a-plain-text-1');
   const base = unelide(f.request.body, rnd) as any;
-  const headers = { ...f.request.headers, authorization: 'Bearer sk-test-session-0123456789' };
+  const headers = { ...f.request.headers, authorization: `Bearer ${fakeKey('test-session-0123456789')}` };
   const steps: SessionStep[] = [];
   const input: unknown[] = [...base.input];
   for (let i = 0; i < n; i++) {
