@@ -4,7 +4,6 @@
  * machine noise hits both alike. Prints ratios; asserts nothing.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { startFakeUpstream, type Plan } from '../tests/support/fake-upstream';
@@ -12,9 +11,7 @@ import { tempHome } from '../tests/support/companion';
 import { freePort, startCli } from '../tests/support/cli';
 import { encodeSse, message, response } from '../tests/support/sse';
 import { codexSession } from '../tests/support/session';
-import { replay } from '../tests/support/flows';
-import { Store } from '../companion/store/store';
-import { createLogger } from '../companion/lib/log';
+import { measureStorage } from '../tests/support/storage-ratio';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
@@ -79,25 +76,7 @@ async function compare(name: string, plan: () => Plan, body: string, runs: numbe
 
 async function storageRatio(n: number) {
   const home = tempHome('codex-devtools-bench-');
-  const store = Store.open({ home, log: createLogger('silent') });
-  let naive = 0;
-  for (const step of codexSession(n)) {
-    naive += Buffer.byteLength(JSON.stringify({ request: step.body, sse: step.sse }) + '\n');
-    await store.append(
-      await replay(
-        { headers: step.headers, body: step.body },
-        { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) },
-      ),
-    );
-  }
-  let stored = 0;
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(path.join(d, e.name));
-      else stored += fs.statSync(path.join(d, e.name)).size;
-    }
-  };
-  walk(home);
+  const { naive, stored } = await measureStorage(home, n);
   fs.rmSync(home, { recursive: true, force: true });
   console.log(`storage for a ${n}-request session in Codex's pattern`);
   console.log(

@@ -8,6 +8,7 @@ import { httpFixtureNames, loadFixture } from '../../support/fixtures';
 import { replay, replayFixture } from '../../support/flows';
 import { codexSession } from '../../support/session';
 import { tempHome } from '../../support/companion';
+import { measureStorage } from '../../support/storage-ratio';
 
 const log = createLogger('silent');
 const homes: string[] = [];
@@ -77,27 +78,7 @@ describe('the durable store', () => {
   });
 
   it('grows with what is new: a 200-request session takes at most 5% of plain JSONL', async () => {
-    const h = home();
-    const store = Store.open({ home: h, log });
-    const steps = codexSession(200);
-    let naive = 0;
-    for (const step of steps) {
-      naive += Buffer.byteLength(JSON.stringify({ request: step.body, sse: step.sse }) + '\n');
-      await store.append(
-        await replay(
-          { headers: step.headers, body: step.body },
-          { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) },
-        ),
-      );
-    }
-    let stored = 0;
-    const walk = (d: string) => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        if (e.isDirectory()) walk(path.join(d, e.name));
-        else stored += fs.statSync(path.join(d, e.name)).size;
-      }
-    };
-    walk(h);
+    const { naive, stored } = await measureStorage(home(), 200);
     const ratio = stored / naive;
     expect(naive).toBeGreaterThan(50 * 1024 * 1024);
     expect(ratio).toBeLessThanOrEqual(0.05);
