@@ -3,6 +3,7 @@
  * (codex-tools-0.169.md): each is a `### \`name\`` section ending with its
  * `exec tool declaration:` TypeScript block; names join namespace and tool with `__`.
  */
+import { splitDeclaredName } from '../protocol/tool-names';
 
 export interface NestedToolText {
   /** As declared (`apply_patch`, `clock__curr_time`, `mcp__server__tool`). */
@@ -20,13 +21,6 @@ export interface ExecDescriptionParts {
 }
 
 const HEADING = /^### `([^`\n]+)`[ \t]*$/gm;
-
-/** Code mode joins namespace and name with `__` (`clock__curr_time`). */
-export function splitDeclaredName(declared: string): { namespace: string | null; name: string } {
-  const at = declared.lastIndexOf('__');
-  if (at <= 0 || at + 2 >= declared.length) return { namespace: null, name: declared };
-  return { namespace: declared.slice(0, at), name: declared.slice(at + 2) };
-}
 
 /**
  * Whether `pos` starts a new line with a character that the o200k pre-tokenizer can never join to

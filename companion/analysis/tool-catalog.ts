@@ -5,6 +5,7 @@
  * deferred tools loaded by `tool_search_output` items.
  */
 import type { ToolKind, ToolPlacement, ToolRef } from '../protocol/analysis';
+import { analysisToolKey } from '../protocol/tool-names';
 import { splitExecDescription, type NestedToolText } from './exec-nested';
 import { arr, isObj, str, type Json } from './json';
 
@@ -42,11 +43,6 @@ function kindOf(type: string, namespace: string | null, name: string): ToolKind 
   return 'dynamic';
 }
 
-/** `exec_command`, `collaboration.spawn_agent`; the `functions` placement namespace is left out. */
-export function toolKey(namespace: string | null, name: string): string {
-  return namespace && namespace !== 'functions' ? `${namespace}.${name}` : name;
-}
-
 function entry(
   tool: Json,
   placement: ToolPlacement,
@@ -58,7 +54,7 @@ function entry(
   const name = str(tool.name) ?? type;
   const ns = namespace ?? str(tool.namespace);
   const description = typeof tool.description === 'string' ? tool.description : null;
-  const ref: ToolRef = { key: toolKey(ns, name), namespace: ns, name, placement, kind: kindOf(type, ns, name) };
+  const ref: ToolRef = { key: analysisToolKey(ns, name), namespace: ns, name, placement, kind: kindOf(type, ns, name) };
   const isExec = type === 'custom' && name === 'exec' && description !== null;
   return {
     ref,
@@ -73,7 +69,7 @@ function entry(
 }
 
 function nestedEntry(parent: ToolEntry, n: NestedToolText): ToolEntry {
-  const key = `exec/${toolKey(n.namespace, n.name)}`;
+  const key = `exec/${analysisToolKey(n.namespace, n.name)}`;
   return {
     ref: { key, namespace: n.namespace, name: n.name, placement: 'exec', kind: kindOf('nested', n.namespace, n.name) },
     type: 'nested',

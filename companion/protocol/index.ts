@@ -8,3 +8,4 @@ export * from './profile';
 export * from './live';
 export * from './api';
 export * from './analysis';
+export * from './tool-names';

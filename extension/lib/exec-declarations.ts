@@ -3,6 +3,7 @@
  * (codex-tools-0.169.md): each a `### \`name\`` section ending with its `exec tool declaration:`
  * TypeScript block, namespace and name joined with `__` (`clock__curr_time`).
  */
+import { splitDeclaredName } from '../../companion/protocol';
 
 export interface NestedDeclaration {
   /** As declared: `apply_patch`, `clock__curr_time`, `mcp__server__tool`. */
@@ -20,13 +21,6 @@ export interface NestedDeclaration {
 const HEADING = /^### `([^`\n]+)`[ \t]*$/gm;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Code mode joins namespace and name with `__`; the last `__` separates them. */
-export function splitDeclaredName(declared: string): { namespace: string | null; name: string } {
-  const at = declared.lastIndexOf('__');
-  if (at <= 0 || at + 2 >= declared.length) return { namespace: null, name: declared };
-  return { namespace: declared.slice(0, at), name: declared.slice(at + 2) };
-}
 
 function declarationOf(section: string): string | null {
   const at = section.indexOf('declare const tools');

@@ -3,7 +3,7 @@
  * `tools` (namespace groups expanded), `additional_tools` input items (code-mode models), tools
  * nested in the code-mode `exec` description, and deferred tools in `tool_search_output` items.
  */
-import type { ToolPlacement } from '../../companion/protocol';
+import { analysisToolKey, type ToolPlacement } from '../../companion/protocol';
 import type { LiveTool } from '@/components/docs/sheet-api';
 import { execPreamble, parseExecDeclarations } from './exec-declarations';
 import { asArray, asString, isObject, type JsonObject } from './json';
@@ -26,11 +26,6 @@ export interface ToolView {
   itemIndex: number | null;
   /** Tools declared inside `exec`'s description. */
   nested: ToolView[];
-}
-
-/** The placement namespace `functions` says where a tool travels, not which tool it is (codex-tools-0.169.md). */
-export function analysisToolKey(namespace: string | null, name: string): string {
-  return namespace && namespace !== 'functions' ? `${namespace}.${name}` : name;
 }
 
 function nestedTools(description: string, itemIndex: number | null): ToolView[] {

@@ -15,13 +15,6 @@ const PLACEMENT_NAMESPACES = new Set(['functions']);
 /** `[features.multi_agent_v2] tool_namespace = "agents"` renames the `collaboration` tools. */
 const NAMESPACE_ALIASES: Record<string, string> = { agents: 'collaboration' };
 
-/** Code mode joins namespace and name with `__` (`multi_agent_v1__spawn_agent`, `mcp__mini__echo`). */
-export function splitNestedName(nested: string): ToolRef {
-  const at = nested.lastIndexOf('__');
-  if (at <= 0 || at + 2 >= nested.length) return { namespace: null, name: nested };
-  return { namespace: nested.slice(0, at), name: nested.slice(at + 2) };
-}
-
 export function canonicalTool(ref: ToolRef): ToolRef {
   const ns = ref.namespace && !PLACEMENT_NAMESPACES.has(ref.namespace) ? ref.namespace : null;
   return { namespace: ns ? (NAMESPACE_ALIASES[ns] ?? ns) : null, name: ref.name };

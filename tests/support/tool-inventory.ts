@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseExecDeclarations } from './exec-declarations';
-import { isMcpTool, splitNestedName, toolKey, type ToolRef } from '../../extension/lib/tool-keys';
+import { splitDeclaredName } from '../../companion/protocol';
+import { isMcpTool, toolKey, type ToolRef } from '../../extension/lib/tool-keys';
 
 export type Placement = 'tools' | 'additional_tools' | 'tool_search_output' | 'exec_nested' | 'exec_runtime';
 
@@ -107,7 +108,7 @@ function addToolList(
 
 function addExecNested(inv: Inventory, description: string, source: string, mcpServers: string[]) {
   for (const d of parseExecDeclarations(description)) {
-    inv.add(splitNestedName(d.name), { placement: 'exec_nested', source, mcpServers }, d.params);
+    inv.add(splitDeclaredName(d.name), { placement: 'exec_nested', source, mcpServers }, d.params);
   }
 }
 
@@ -152,12 +153,12 @@ function addToolSets(inv: Inventory, sets: Record<string, Json>, source: string)
         const where = { placement, source: src, mcpServers: servers };
         inv.add({ namespace: t.namespace ?? null, name: t.name ?? t.type }, where, t.parameters ?? [], Object.keys(t.options ?? {}));
         for (const n of t.nested_tools ?? []) {
-          inv.add(splitNestedName(n.name), { ...where, placement: 'exec_nested' }, n.parameters ?? []);
+          inv.add(splitDeclaredName(n.name), { ...where, placement: 'exec_nested' }, n.parameters ?? []);
         }
       }
     }
     for (const name of entry.code_mode_ALL_TOOLS_at_runtime ?? []) {
-      inv.add(splitNestedName(name), { placement: 'exec_runtime', source: src, mcpServers: servers });
+      inv.add(splitDeclaredName(name), { placement: 'exec_runtime', source: src, mcpServers: servers });
     }
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isCleanCut, splitDeclaredName, splitExecDescription } from '../../../companion/analysis/exec-nested';
+import { isCleanCut, splitExecDescription } from '../../../companion/analysis/exec-nested';
+import { splitDeclaredName } from '../../../companion/protocol';
 import { loadFixture } from '../../support/records';
 
 /** The real exec description of a code-mode catalog model (gpt-6.1-sol), not elided. */
