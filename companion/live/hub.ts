@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
+import { countTextTokens } from '../analysis/tokenizer';
 import { tokenMatches } from '../api/security';
 import type { Logger } from '../lib/log';
 import type { ExchangeSummary } from '../protocol/exchange';
@@ -14,7 +15,6 @@ import type { RateLimits } from '../protocol/ratelimits';
 import { PROTOCOL_VERSION } from '../protocol/version';
 import { COMPANION_VERSION } from '../version';
 import { LiveClient, type ClientLimits } from './client';
-import { estimateTokens } from './estimate';
 
 export interface HubSources {
   token(): string;
@@ -246,10 +246,14 @@ export class LiveHub {
     if (!p || !p.dirty) return;
     if (p.timer) clearTimeout(p.timer);
     p.timer = null;
+    // Nobody to tell (DevTools closed): stay dirty and skip rebuilding and counting the text;
+    // the next event after a client arrives catches up from `p.chars` in one count.
+    if (![...this.clients].some((c) => c.ready && c.scope === 'full')) return;
     p.dirty = false;
     const text = p.source.text();
     if (text.length > p.chars) {
-      p.tokens += estimateTokens(text.slice(p.chars));
+      // Output text may mention `<|endoftext|>`: counted as plain text, never thrown on.
+      p.tokens += countTextTokens(text.slice(p.chars));
       p.chars = text.length;
     }
     const base = {

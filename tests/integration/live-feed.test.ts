@@ -192,3 +192,39 @@ describe('the live feed', () => {
     expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 421 Misdirected Request');
   });
 });
+
+describe('live progress of text that looks like a special token', () => {
+  let upstream: FakeUpstream;
+  let c: TestCompanion;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    // Model output about tokenizers: plain text to the companion, never a control token.
+    upstream.setScenario(() => ({
+      kind: 'sse',
+      events: response([message('A document ends with <|endoftext|> in GPT tokenizers.', { pieces: 4 })]),
+      chunking: 'per-event',
+    }));
+    c = await startTestCompanion({ apiUpstream: upstream.baseUrl, hub: { progressIntervalMs: 10 } });
+  });
+  afterAll(async () => {
+    await c.dispose();
+    await upstream.close();
+  });
+
+  it('counts it as plain text and keeps the companion running', async () => {
+    const feed = await openFeed(c.url, { token: c.token(), origin: EXT });
+    await feed.waitFor('feed/snapshot');
+    const res = await rawRequest(`${c.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fakeKey('test-live-0123456789')}`, 'x-codex-turn-metadata': META },
+      body: JSON.stringify({ model: 'gpt-5-codex', input: [] }),
+    });
+    expect(res.status).toBe(200);
+    await feed.waitFor('exchange/completed');
+    const progress = feed.messages.filter((m) => m.type === 'exchange/progress').at(-1) as any;
+    expect(progress.estimatedOutputTokens).toBeGreaterThan(0);
+    expect((await rawRequest(`${c.url}/api/health`, { headers: { authorization: `Bearer ${c.token()}` } })).status).toBe(200);
+    feed.close();
+  });
+});
