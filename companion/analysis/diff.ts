@@ -7,7 +7,7 @@ import type { ExchangeRecord } from '../protocol/exchange';
 import type { FieldChange, ItemChange, ItemRef, RequestDiff, ToolChange, ToolRef } from '../protocol/analysis';
 import { alignItems } from './item-align';
 import { changedPromptFields, echoKey, itemRef, promptKey, sameItem } from './item-label';
-import { canonicalJson, changedKeys, clip, isObj, type Json } from './json';
+import { canonicalJson, changedKeys, clip, isObj, type Json } from '../lib/json';
 import { contentTexts, readRequest, zoneOf, type RequestShape } from './request-shape';
 import { isCompactionSummary } from './section-names';
 import { requestTools, type ToolEntry } from './tool-catalog';

@@ -1,6 +1,6 @@
 /** @module Short labels and identities of input items, for the diff and for cache-miss evidence. */
 import type { ItemRef } from '../protocol/analysis';
-import { canonicalJson, changedKeys, clip, isObj, str, type Json } from './json';
+import { canonicalJson, changedKeys, clip, isObj, str, type Json } from '../lib/json';
 import { contentTexts } from './request-shape';
 
 /** `user: run echo hi`, `exec_command({"cmd":"echo hi"})`, `output call_1: hi`, `reasoning: …`. */

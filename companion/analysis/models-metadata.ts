@@ -3,7 +3,7 @@
  * `{"models":[{"slug","context_window",…}]}`, the shape of Codex's bundled catalog) or from
  * configuration (`model_context_window`). A model found in neither has an unknown window.
  */
-import { arr, isObj, str } from './json';
+import { arr, isObj, str } from '../lib/json';
 import { normalizeModel } from './pricing';
 
 /** `slug → context_window` from a `/models` response body; models without a window are left out. */

@@ -6,7 +6,7 @@
  * rendering (context.ts explains why).
  */
 import type { SectionGroup, ToolRef } from '../protocol/analysis';
-import { arr, isObj, str, type Json } from './json';
+import { arr, isObj, str, type Json } from '../lib/json';
 import { readRequest, type RequestShape } from './request-shape';
 import { SECTION, developerSection, groupOf, userSection } from './section-names';
 import { toolsFromList, type ToolEntry } from './tool-catalog';

@@ -4,7 +4,7 @@
  * `instructions` in Codex 0.169 (codex-protocol.md §2.2), and the conversation after them.
  */
 import type { InputZone } from '../protocol/analysis';
-import { arr, isObj, str, type Json } from './json';
+import { arr, isObj, str, type Json } from '../lib/json';
 
 export interface RequestShape {
   body: Json;

@@ -5,7 +5,7 @@
  * `{"task_name":"/root/<task>"}`, the child's agent name.
  */
 import type { SpawnLink } from '../protocol/analysis';
-import { arr, clip, isObj, str, type Json } from './json';
+import { arr, clip, isObj, str, type Json } from '../lib/json';
 
 function parseObject(text: unknown): Json {
   if (typeof text !== 'string') return {};

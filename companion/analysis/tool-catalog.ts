@@ -7,7 +7,7 @@
 import type { ToolKind, ToolPlacement, ToolRef } from '../protocol/analysis';
 import { analysisToolKey } from '../protocol/tool-names';
 import { splitExecDescription, type NestedToolText } from './exec-nested';
-import { arr, isObj, str, type Json } from './json';
+import { arr, isObj, str, type Json } from '../lib/json';
 
 export interface ToolEntry {
   ref: ToolRef;

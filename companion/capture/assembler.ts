@@ -6,12 +6,10 @@
 import type { ExchangeError, OutputItem } from '../protocol/exchange';
 import type { Usage } from '../protocol/usage';
 import { parseUsage } from './usage';
+import { isObj, type Json } from '../lib/json';
 
 export type Terminal = 'completed' | 'incomplete' | 'failed' | null;
 
-type Json = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export class ResponseAssembler {

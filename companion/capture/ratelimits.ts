@@ -5,6 +5,7 @@
  */
 import type { CodexLimit, RateLimitWindow, RateLimits } from '../protocol/ratelimits';
 import type { HeaderGet } from './identity';
+import { isObj, type Json } from '../lib/json';
 
 const num = (v: string | null): number | null => {
   if (v === null || v.trim() === '') return null;
@@ -63,8 +64,6 @@ export function parseRateLimitHeaders(names: string[], get: HeaderGet, observedA
   return { observedAt, codex, credits, api: hasApi ? api : null, planType: null, promoMessage, reachedType };
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 const evWindow = (w: unknown): RateLimitWindow | null =>
   isObj(w) && typeof w.used_percent === 'number'
     ? {

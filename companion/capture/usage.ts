@@ -1,13 +1,12 @@
 /** @module Reads the wire `usage` object of a response into the protocol's `Usage`, unknown as null. */
 import type { Usage } from '../protocol/usage';
+import { isObj, type Json } from '../lib/json';
 
 function count(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : null;
 }
 
-function obj(v: unknown): Record<string, unknown> | null {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
+const obj = (v: unknown): Json | null => (isObj(v) ? v : null);
 
 /**
  * `input_tokens_details.cached_tokens` ⊂ `input_tokens`, `output_tokens_details.reasoning_tokens`

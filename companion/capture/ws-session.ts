@@ -11,9 +11,7 @@ import type { AddonManager } from './addons';
 import { ExchangeFlow } from './flow';
 import { newExchangeId } from './ids';
 import { parseRateLimitEvent } from './ratelimits';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+import { isObj, type Json } from '../lib/json';
 
 /** How many earlier responses per connection are kept for chaining (chains use the latest). */
 const KEEP_RESPONSES = 16;

@@ -7,6 +7,7 @@
  */
 import { ExchangeSummarySchema, type ExchangeRecord, type ExchangeSummary } from '../protocol/exchange';
 import { hashJson } from './objects';
+import { isObj, type Json } from '../lib/json';
 
 export interface Delta {
   /** Exchange id whose input this one extends, or null. */
@@ -32,9 +33,6 @@ export interface StoredPayload {
 
 export const INPUT_MARKER = '$codex-devtools:input';
 export const TOOLS_MARKER = '$codex-devtools:tools';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Hashes items; returns their hashes and the JSON text of each (for storing new objects). */
 export function hashItems(items: unknown[]): { hashes: string[]; json: Map<string, string> } {
