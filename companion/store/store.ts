@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
+import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { commonPrefix, joinRecord, splitRecord, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
@@ -99,7 +100,7 @@ export class Store {
   maxBytes: number;
 
   private constructor(private readonly opts: StoreOptions) {
-    this.maxBytes = opts.maxBytes ?? 2 * 1024 ** 3;
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_STORE_BYTES;
   }
 
   /** Opens (or creates) the store in `home` and loads every session's index. */
