@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { scenarios } from '../support/scenarios';
 import { runCodex, prepareCodex, CODEX_BIN } from '../support/codex';
-import { cli, freePort, startCli, type RunningCli } from '../support/cli';
+import { cli, startCli, type RunningCli } from '../support/cli';
+import { freePort } from '../support/ports';
 import { tempHome } from '../support/companion';
 
 describe('codex-devtools setup with the real Codex CLI', () => {

@@ -5,17 +5,10 @@ import { startTestCompanion } from '../support/companion';
 import { encodeSse, message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
 import { fakeKey } from '../support/keys';
+import { freePort } from '../support/ports';
 
 const KEY = fakeKey('proj-failuretest-abcdefghijklmnop');
 const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('forwarding when things go wrong', () => {
   let upstream: FakeUpstream;
@@ -26,7 +19,7 @@ describe('forwarding when things go wrong', () => {
   afterAll(() => upstream.close());
 
   it('answers an unreachable upstream with a 502 in OpenAI error shape naming the companion and the upstream, never the key', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const c = await startTestCompanion({ apiUpstream: `http://127.0.0.1:${port}/v1` });
     try {
       const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{"model":"gpt-5-codex"}' });

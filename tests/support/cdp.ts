@@ -2,7 +2,6 @@
  * A raw Chrome DevTools Protocol client over `ws`, for targets Playwright hides (the DevTools
  * front-end and the extension panel iframe inside it). Test-only.
  */
-import net from 'node:net';
 import WebSocket from 'ws';
 
 export interface CdpTarget {
@@ -19,15 +18,6 @@ export interface CdpSession {
   /** `Runtime.evaluate` with promises awaited; returns the value, or throws the exception text. */
   evaluate<T>(expression: string): Promise<T>;
   close(): void;
-}
-
-/** A loopback port nobody listens on right now, for `--remote-debugging-port`. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function listTargets(port: number): Promise<CdpTarget[]> {

@@ -1,7 +1,6 @@
 /** Runs the built `codex-devtools` command (dist/companion/cli.mjs, made by `npm run build`). Test-only. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 export const CLI = path.resolve('dist/companion/cli.mjs');
@@ -84,13 +83,4 @@ export function startCli(args: string[], opts: { env?: NodeJS.ProcessEnv } = {})
       return exited;
     },
   };
-}
-
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
