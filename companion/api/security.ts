@@ -5,13 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-
-const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d{1,5})?$/i;
-
-/** True for `127.0.0.1:8642`, `localhost`, `[::1]:8642`; false for any other name. */
-export function isLoopbackHost(host: string | null | undefined): boolean {
-  return !!host && LOOPBACK_HOST.test(host.trim());
-}
+import { isLoopbackHost } from '../lib/loopback';
 
 const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension):\/\/[a-z0-9-]+$/i;
 

@@ -1,6 +1,7 @@
 /** @module `codex-devtools doctor`: checks Codex, its config, the companion and traffic, and says what to fix. */
 import { spawnSync } from 'node:child_process';
-import { codexHome, configPath, effectiveRoute, isLoopbackUrl, readConfig } from '../codex/config-file';
+import { codexHome, configPath, effectiveRoute, readConfig } from '../codex/config-file';
+import { isLoopbackUrl } from '../lib/loopback';
 import { BEGIN } from '../codex/setup';
 import { callApi, probe } from './client';
 import { COMMON, home, parse, port } from './options';

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { codexHome, effectiveRoute, isLoopbackUrl, readConfig } from '../codex/config-file';
+import { codexHome, effectiveRoute, readConfig } from '../codex/config-file';
+import { isLoopbackUrl } from '../lib/loopback';
 import { createLogger } from '../lib/log';
 import { fileSink } from '../lib/file-log';
 import type { Companion } from '../server';

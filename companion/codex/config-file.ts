@@ -51,12 +51,3 @@ export function readConfig(home: string): { text: string | null; config: Toml } 
   const text = fs.readFileSync(file, 'utf8');
   return { text, config: parseToml(text, file) };
 }
-
-/** True for an http(s) URL on a loopback host. */
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    return /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}

@@ -6,7 +6,8 @@
  * survive.
  */
 import fs from 'node:fs';
-import { configPath, effectiveRoute, isLoopbackUrl, parseToml } from './config-file';
+import { isLoopbackUrl } from '../lib/loopback';
+import { configPath, effectiveRoute, parseToml } from './config-file';
 
 export const BEGIN = '# >>> codex-devtools: added by `codex-devtools setup`; undo with `codex-devtools setup --remove` >>>';
 export const END = '# <<< codex-devtools <<<';

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { isExtensionOrigin, isLoopbackHost } from '../api/security';
+import { isExtensionOrigin } from '../api/security';
+import { isLoopbackHost } from '../lib/loopback';
 import type { LiveHub } from './hub';
 
 export interface UpgradeRoutes {

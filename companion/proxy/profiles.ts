@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { maskSecret } from './headers';
+import { isLoopbackHost } from '../lib/loopback';
 import { paths, writePrivateFile } from '../store/layout';
 import type { ProfileInput, ProfilePublic } from '../protocol/profile';
 
@@ -33,7 +34,7 @@ export function profileUrlProblem(baseUrl: string): string | null {
     return `base URL ${JSON.stringify(baseUrl)} is not a URL`;
   }
   if (u.username || u.password) return 'base URL must not contain credentials; store the key in the profile instead';
-  const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(u.hostname);
+  const loopback = isLoopbackHost(u.host);
   if (u.protocol === 'https:' || (u.protocol === 'http:' && loopback)) return null;
   return `base URL ${u.origin} must use HTTPS (plain HTTP is allowed only on loopback)`;
 }
