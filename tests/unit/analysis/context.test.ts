@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { apportion, contextBreakdown } from '../../../companion/analysis/context';
 import { renderRequest } from '../../../companion/analysis/render';
+import { prng } from '../../support/chunks';
 import { httpFixtureFiles, loadFixture, OLD_FIXTURES, UNELIDED_FIXTURES } from '../../support/records';
 
 // Fixture bodies are untyped JSON; the tests index into them with `any`.
@@ -124,17 +125,6 @@ describe('contextBreakdown', () => {
   );
 });
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('block boundaries', () => {
   it('never change token counts when a block ending in a newline meets one starting with neither whitespace nor a slash', () => {
     const alphabet = [
@@ -163,7 +153,7 @@ describe('block boundaries', () => {
       '<|endoftext|>',
       '-',
     ];
-    const rand = seeded(42);
+    const rand = prng(42);
     const text = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
     for (let i = 0; i < 3000; i++) {
       const a = text(1 + Math.floor(rand() * 12)) + '\n';
