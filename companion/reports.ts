@@ -59,13 +59,12 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
         if (list) list.push(s);
         else bySession.set(s.sessionId, [s]);
       }
-      const factsOf = (id: string) => store.summary(id)?.facts ?? null;
       const sessions = [...bySession].map(([sessionId, list]) => ({
         sessionId,
         startedAt: list[0].startedAt,
         endedAt: list.reduce<number | null>((m, s) => (s.endedAt !== null && (m === null || s.endedAt > m) ? s.endedAt : m), null),
         totals: rollupUsage(list),
-        threads: buildSessionThreads(list, factsOf)[0]?.roots ?? [],
+        threads: buildSessionThreads(list)[0]?.roots ?? [],
         cache: sessionCacheReport(list),
       }));
       return { sessions: sessions.sort((a, b) => b.startedAt - a.startedAt) };

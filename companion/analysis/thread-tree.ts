@@ -4,7 +4,7 @@
  * totals rolled up to it. Identity comes from Codex's headers (`x-codex-parent-thread-id`) and the
  * spawn outputs, never from prompt text.
  */
-import type { ExchangeFacts, SessionThreads, SpawnLink, ThreadNode } from '../protocol/analysis';
+import type { SessionThreads, SpawnLink, ThreadNode } from '../protocol/analysis';
 import type { ExchangeSummary } from '../protocol/exchange';
 import { rollupUsage, sumRollups } from './usage-rollup';
 
@@ -28,11 +28,11 @@ const info = (l: SpawnLink) => (l.childThreadId ? 1 : 0) + (l.childAgentName ? 1
  * parent (and in a forked child's inherited history): the earliest copy tells which thread made
  * the call, the copy with the most information (its output parsed) tells which child it made.
  */
-function collectLinks(threads: Map<string, ThreadAcc>, factsOf: (id: string) => ExchangeFacts | null): FoundLink[] {
+function collectLinks(threads: Map<string, ThreadAcc>): FoundLink[] {
   const copies = new Map<string, FoundLink[]>();
   for (const t of threads.values())
     for (const s of t.exchanges)
-      for (const link of factsOf(s.id)?.spawns ?? []) {
+      for (const link of s.facts?.spawns ?? []) {
         const list = copies.get(link.callId) ?? [];
         list.push({ link, fromThread: t.threadId, at: s.startedAt });
         copies.set(link.callId, list);
@@ -52,21 +52,17 @@ function lastOf<T>(list: ExchangeSummary[], pick: (s: ExchangeSummary) => T | nu
   return null;
 }
 
-function buildSession(
-  sessionId: string | null,
-  summaries: ExchangeSummary[],
-  factsOf: (id: string) => ExchangeFacts | null,
-): SessionThreads {
+function buildSession(sessionId: string | null, summaries: ExchangeSummary[]): SessionThreads {
   const threads = new Map<string, ThreadAcc>();
   for (const s of summaries) {
     const id = s.threadId as string;
     let t = threads.get(id);
     if (!t) threads.set(id, (t = { threadId: id, exchanges: [], efforts: new Set() }));
     t.exchanges.push(s);
-    const effort = factsOf(s.id)?.reasoningEffort;
+    const effort = s.facts?.reasoningEffort;
     if (effort) t.efforts.add(effort);
   }
-  const links = collectLinks(threads, factsOf);
+  const links = collectLinks(threads);
   const nodes = new Map<string, ThreadNode>();
   for (const t of threads.values()) {
     t.exchanges.sort((a, b) => a.startedAt - b.startedAt);
@@ -120,14 +116,11 @@ function buildSession(
 }
 
 /**
- * Thread trees of every session in `summaries` (model exchanges with a thread id). `factsOf`
- * gives each exchange's analysis facts (reasoning effort, spawn calls); without them threads are
- * still placed under their parent by `parentThreadId`.
+ * Thread trees of every session in `summaries` (model exchanges with a thread id). Each summary's
+ * analysis facts give reasoning effort and spawn calls; without them (not analysed yet) threads
+ * are still placed under their parent by `parentThreadId`.
  */
-export function buildSessionThreads(
-  summaries: readonly ExchangeSummary[],
-  factsOf: (exchangeId: string) => ExchangeFacts | null = () => null,
-): SessionThreads[] {
+export function buildSessionThreads(summaries: readonly ExchangeSummary[]): SessionThreads[] {
   const bySession = new Map<string | null, ExchangeSummary[]>();
   for (const s of summaries) {
     if (s.kind !== 'model' || !s.threadId) continue;
@@ -135,5 +128,5 @@ export function buildSessionThreads(
     if (list) list.push(s);
     else bySession.set(s.sessionId, [s]);
   }
-  return [...bySession].map(([sessionId, list]) => buildSession(sessionId, list, factsOf));
+  return [...bySession].map(([sessionId, list]) => buildSession(sessionId, list));
 }

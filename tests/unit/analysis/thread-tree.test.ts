@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { exchangeFacts } from '../../../companion/analysis/analyze';
 import { buildSessionThreads } from '../../../companion/analysis/thread-tree';
 import { rollupUsage } from '../../../companion/analysis/usage-rollup';
-import { SessionThreadsSchema, type ExchangeFacts } from '../../../companion/protocol/analysis';
+import { SessionThreadsSchema } from '../../../companion/protocol/analysis';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { analyseAll, httpFixtureFiles, OLD_FIXTURES, runRecords, runsOf, UNELIDED_FIXTURES } from '../../support/records';
 
-const factsOf = (records: ExchangeRecord[]) => {
-  const facts = new Map<string, ExchangeFacts>(records.map((r) => [r.id, exchangeFacts(r)]));
-  return (id: string) => facts.get(id) ?? null;
-};
+/** Summaries as the store holds them once analysed: each with its facts (or none, not analysed yet). */
+const withFacts = (records: ExchangeRecord[]) => records.map((r) => ({ ...r, facts: exchangeFacts(r) }));
+const withoutFacts = (records: ExchangeRecord[]) => records.map((r) => ({ ...r, facts: null }));
 
 async function v1() {
   return analyseAll(await runRecords('e-subagent-v1', runsOf(httpFixtureFiles(OLD_FIXTURES)).get('e-subagent-v1')!));
@@ -21,7 +20,7 @@ async function v2() {
 describe('buildSessionThreads', () => {
   it('puts a multi-agent v1 child under its parent, named by the spawn_agent output', async () => {
     const records = await v1();
-    const [session] = buildSessionThreads(records, factsOf(records));
+    const [session] = buildSessionThreads(withFacts(records));
     expect(SessionThreadsSchema.parse(session)).toEqual(session);
     expect(session.roots).toHaveLength(1);
     const root = session.roots[0];
@@ -39,7 +38,7 @@ describe('buildSessionThreads', () => {
 
   it('rolls each thread’s totals up to its parent', async () => {
     const records = await v1();
-    const root = buildSessionThreads(records, factsOf(records))[0].roots[0];
+    const root = buildSessionThreads(withFacts(records))[0].roots[0];
     const child = root.children[0];
     expect(root.own.exchanges).toBe(3);
     expect(child.own.exchanges).toBe(1);
@@ -53,7 +52,7 @@ describe('buildSessionThreads', () => {
 
   it('puts a multi-agent v2 child under its parent, named /root/<task_name>, with model and effort', async () => {
     const records = await v2();
-    const [session] = buildSessionThreads(records, factsOf(records));
+    const [session] = buildSessionThreads(withFacts(records));
     const root = session.roots[0];
     expect(session.roots).toHaveLength(1);
     expect(root.children).toHaveLength(1);
@@ -68,7 +67,7 @@ describe('buildSessionThreads', () => {
 
   it('keeps the parent’s copy of a spawn call over the copy a forked child inherits', async () => {
     const records = await v2();
-    const child = buildSessionThreads(records, factsOf(records))[0].roots[0].children[0];
+    const child = buildSessionThreads(withFacts(records))[0].roots[0].children[0];
     // The child's inherited history shows the call with output "aborted"; the parent's names the child.
     expect(child.parentThreadId).toBe(records[0].threadId);
     expect(child.spawnedBy!.childAgentName).toBe('/root/greeter');
@@ -76,14 +75,14 @@ describe('buildSessionThreads', () => {
 
   it('still places children by their parent thread header without analysis facts', async () => {
     const records = await v1();
-    const root = buildSessionThreads(records)[0].roots[0];
+    const root = buildSessionThreads(withoutFacts(records))[0].roots[0];
     expect(root.children.map((c) => c.threadId)).toEqual(['01a228f7-7c17-7471-81fe-fec882c6fd35']);
     expect(root.children[0].spawnedBy).toBeNull();
   });
 
   it('gives each thread its span from first start to last end', async () => {
     const records = await v1();
-    const root = buildSessionThreads(records, factsOf(records))[0].roots[0];
+    const root = buildSessionThreads(withFacts(records))[0].roots[0];
     const mine = records.filter((r) => r.threadId === root.threadId);
     expect(root.startedAt).toBe(mine[0].startedAt);
     expect(root.durationMs).toBe(Math.max(...mine.map((r) => r.endedAt!)) - mine[0].startedAt);
@@ -91,6 +90,6 @@ describe('buildSessionThreads', () => {
 
   it('builds one tree per session', async () => {
     const records = [...(await v1()), ...(await v2())];
-    expect(buildSessionThreads(records, factsOf(records)).map((s) => s.roots.length)).toEqual([1, 1]);
+    expect(buildSessionThreads(withFacts(records)).map((s) => s.roots.length)).toEqual([1, 1]);
   });
 });
