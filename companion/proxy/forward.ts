@@ -12,7 +12,7 @@ import { newExchangeId } from '../capture/ids';
 import { describeError, type Logger } from '../lib/log';
 import { decodeBody, parseEncoding } from './decode';
 import { openAiError } from './errors';
-import { headerPairs, withoutHopByHop, type HeaderPairs } from './headers';
+import { headerPairs, headerPairsOf, withoutHopByHop, type HeaderPairs } from './headers';
 import type { RouteOk, Router } from './route';
 
 export interface ForwardDeps {
@@ -35,15 +35,6 @@ export function proxySuffix(pathname: string): string {
 
 function flatHeaders(pairs: HeaderPairs): string[] {
   return pairs.flatMap(([k, v]) => [k, v]);
-}
-
-function responsePairs(headers: Record<string, string | string[] | undefined>): HeaderPairs {
-  const out: HeaderPairs = [];
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) out.push([k.toLowerCase(), one]);
-  }
-  return out;
 }
 
 /** Applies a profile's model override; the body then no longer matches what Codex sent, by the user's choice. */
@@ -174,7 +165,7 @@ async function send(
     return openAiError(f.status, f.type, f.message, 'codex_devtools_upstream');
   }
 
-  const pairs = responsePairs(res.headers);
+  const pairs = headerPairsOf(res.headers);
   flow?.setResponseHead(res.statusCode, pairs);
   const outResponseHeaders = new Headers();
   for (const [k, v] of withoutHopByHop(pairs)) outResponseHeaders.append(k, v);

@@ -22,7 +22,7 @@ export function headerPairs(headers: Headers): HeaderPairs {
   return out;
 }
 
-/** Lower-cased name/value pairs from a Node `IncomingMessage`'s headers (repeated headers kept). */
+/** Lower-cased name/value pairs from Node-style headers (`IncomingMessage`, undici), repeated headers kept. */
 export function headerPairsOf(h: Record<string, string | string[] | undefined>): HeaderPairs {
   const out: HeaderPairs = [];
   for (const [k, v] of Object.entries(h))
