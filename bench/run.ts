@@ -10,6 +10,7 @@ import { startFakeUpstream, type Plan } from '../tests/support/fake-upstream';
 import { tempHome } from '../tests/support/companion';
 import { startCli } from '../tests/support/cli';
 import { freePort } from '../tests/support/ports';
+import { fakeKey } from '../tests/support/keys';
 import { encodeSse, message, response } from '../tests/support/sse';
 import { codexSession } from '../tests/support/session';
 import { measureStorage } from '../tests/support/storage-ratio';
@@ -17,13 +18,14 @@ import { measureStorage } from '../tests/support/storage-ratio';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const KEY = fakeKey('bench-0123456789');
 
 /** One request; returns time to first body byte and to the end. */
 async function timed(url: string, body: string): Promise<{ ttfb: number; total: number; bytes: number }> {
   const t0 = performance.now();
   const res = await request(url, {
     method: 'POST',
-    headers: { authorization: 'Bearer sk-bench-0123456789', 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     body,
   });
   let ttfb = 0;
