@@ -43,29 +43,32 @@ function kindOf(type: string, namespace: string | null, name: string): ToolKind 
   return 'dynamic';
 }
 
-function entry(
+/** A tool's entry; for `exec`, followed by the entries of the tools nested in its description. */
+function entries(
   tool: Json,
   placement: ToolPlacement,
   namespace: string | null,
   nsDescription: string | null,
   itemIndex: number | null,
-): ToolEntry {
+): ToolEntry[] {
   const type = str(tool.type) ?? 'unknown';
   const name = str(tool.name) ?? type;
   const ns = namespace ?? str(tool.namespace);
   const description = typeof tool.description === 'string' ? tool.description : null;
   const ref: ToolRef = { key: analysisToolKey(ns, name), namespace: ns, name, placement, kind: kindOf(type, ns, name) };
   const isExec = type === 'custom' && name === 'exec' && description !== null;
-  return {
+  const exec = isExec ? splitExecDescription(description) : null;
+  const e: ToolEntry = {
     ref,
     type,
     description,
     definition: tool,
     namespaceDescription: nsDescription,
     itemIndex,
-    execPreamble: isExec ? splitExecDescription(description).preamble : null,
+    execPreamble: exec ? exec.preamble : null,
     nestedText: null,
   };
+  return exec ? [e, ...exec.nested.map((n) => nestedEntry(e, n))] : [e];
 }
 
 function nestedEntry(parent: ToolEntry, n: NestedToolText): ToolEntry {
@@ -85,20 +88,15 @@ function nestedEntry(parent: ToolEntry, n: NestedToolText): ToolEntry {
 /** Flattens a tools array (namespace groups expanded) into entries, exec's nested tools after exec. */
 export function toolsFromList(list: unknown, placement: ToolPlacement, itemIndex: number | null = null): ToolEntry[] {
   const out: ToolEntry[] = [];
-  const push = (e: ToolEntry) => {
-    out.push(e);
-    if (e.execPreamble !== null && e.description !== null)
-      for (const n of splitExecDescription(e.description).nested) out.push(nestedEntry(e, n));
-  };
   for (const t of arr(list)) {
     if (!isObj(t)) continue;
     if (t.type === 'namespace' && Array.isArray(t.tools)) {
       const ns = str(t.name);
       const nsDescription = typeof t.description === 'string' && t.description !== '' ? t.description : null;
       t.tools.forEach((inner, i) => {
-        if (isObj(inner)) push(entry(inner, placement, ns, i === 0 ? nsDescription : null, itemIndex));
+        if (isObj(inner)) out.push(...entries(inner, placement, ns, i === 0 ? nsDescription : null, itemIndex));
       });
-    } else push(entry(t, placement, null, null, itemIndex));
+    } else out.push(...entries(t, placement, null, null, itemIndex));
   }
   return out;
 }
