@@ -9,7 +9,7 @@ import { alignItems } from './item-align';
 import { changedPromptFields, echoKey, itemRef, promptKey, sameItem } from './item-label';
 import { canonicalJson, changedKeys, clip, isObj, type Json } from '../lib/json';
 import { contentTexts, readRequest, zoneOf, type RequestShape } from './request-shape';
-import { isCompactionSummary } from './section-names';
+import { isCompactionSummary } from '../protocol/section-names';
 import { requestTools, type ToolEntry } from './tool-catalog';
 
 /** Lists on the wire are capped; their `count` stays exact. */

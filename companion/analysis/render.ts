@@ -8,7 +8,7 @@
 import type { SectionGroup, ToolRef } from '../protocol/analysis';
 import { arr, isObj, str, type Json } from '../lib/json';
 import { readRequest, type RequestShape } from './request-shape';
-import { SECTION, developerSection, groupOf, userSection } from './section-names';
+import { SECTION, developerSection, groupOf, opaquePart, userSection } from '../protocol/section-names';
 import { toolsFromList, type ToolEntry } from './tool-catalog';
 
 export interface Block {
@@ -46,14 +46,6 @@ function toolBlock(t: ToolEntry): Block {
     parts.push(JSON.stringify(d));
   }
   return { ...base, text: labelled(`tool ${t.ref.key}`, parts.join('\n')) };
-}
-
-/** Placeholder for content the tokenizer cannot read, and its size. */
-function opaquePart(p: Json): { text: string; bytes: number } | null {
-  if (typeof p.encrypted_content === 'string') return { text: '[encrypted]', bytes: p.encrypted_content.length };
-  if (typeof p.image_url === 'string') return { text: '[image]', bytes: p.image_url.length };
-  if (p.type === 'input_file') return { text: '[file]', bytes: JSON.stringify(p).length };
-  return null;
 }
 
 /** Texts of an output/content list (string outputs stay as they are). */

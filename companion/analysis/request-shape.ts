@@ -4,6 +4,7 @@
  * `instructions` in Codex 0.169 (codex-protocol.md §2.2), and the conversation after them.
  */
 import type { InputZone } from '../protocol/analysis';
+import { isLeadingItem } from '../protocol/section-names';
 import { arr, isObj, str, type Json } from '../lib/json';
 
 export interface RequestShape {
@@ -18,9 +19,6 @@ export interface RequestShape {
   /** The `instructions` field, when a client sends one (Codex 0.169 does not). */
   instructions: string | null;
 }
-
-const isLeadingItem = (item: unknown): boolean =>
-  isObj(item) && (item.type === 'additional_tools' || (item.type === 'message' && (item.role === 'developer' || item.role === 'system')));
 
 export function readRequest(body: unknown): RequestShape {
   const b = isObj(body) ? body : {};

@@ -9,3 +9,4 @@ export * from './live';
 export * from './api';
 export * from './analysis';
 export * from './tool-names';
+export * from './section-names';

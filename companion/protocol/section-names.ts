@@ -1,9 +1,11 @@
 /**
  * @module The context sections of a Codex 0.169 request (architecture.md, "Request sections") and
  * how text is assigned to them: by item type and role, and by the markers Codex opens its own
- * blocks with. No other prompt text is interpreted.
+ * blocks with. No other prompt text is interpreted. The extension joins the analysis' token
+ * estimates to the entries it shows by section name, so both sides assign sections with these
+ * rules.
  */
-import type { SectionGroup } from '../protocol/analysis';
+import type { SectionGroup } from './analysis';
 
 export const SECTION = {
   instructions: 'instructions',
@@ -59,3 +61,24 @@ export function userSection(text: string): string {
 
 /** Whether a user text is a compaction summary, which means the history was rewritten. */
 export const isCompactionSummary = (text: string): boolean => userSection(text) === SECTION.compactionSummary;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The additional_tools catalogs and developer (or system) messages a request opens with: they
+ * stand in for `instructions` in Codex 0.169 (codex-protocol.md §2.2); the conversation follows.
+ */
+export const isLeadingItem = (item: unknown): boolean =>
+  isRecord(item) &&
+  (item.type === 'additional_tools' || (item.type === 'message' && (item.role === 'developer' || item.role === 'system')));
+
+/**
+ * Placeholder for a content part the tokenizer cannot read (encrypted content, an image, a file)
+ * and its size in characters, or null for a readable part.
+ */
+export function opaquePart(part: Record<string, unknown>): { text: string; bytes: number } | null {
+  if (typeof part.encrypted_content === 'string') return { text: '[encrypted]', bytes: part.encrypted_content.length };
+  if (typeof part.image_url === 'string') return { text: '[image]', bytes: part.image_url.length };
+  if (part.type === 'input_file') return { text: '[file]', bytes: JSON.stringify(part).length };
+  return null;
+}
