@@ -15,6 +15,7 @@ import { describeError, type Logger } from '../lib/log';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { Route } from '../protocol/exchange';
 import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from './headers';
+import { openAiErrorBody } from './errors';
 import { proxySuffix } from './forward';
 import { proxyFor } from './proxy-env';
 import type { Router } from './route';
@@ -98,11 +99,7 @@ export function createWsRelay(deps: RelayDeps) {
     const headers = pairsOf(req.headers);
     const decision = deps.router.resolve({ headers, suffix: proxySuffix(url.pathname), query: url.search });
     if (!decision.ok) {
-      reply(
-        socket,
-        decision.status,
-        JSON.stringify({ error: { message: decision.message, type: 'profile_unusable', code: 'codex_devtools_profile', param: null } }),
-      );
+      reply(socket, decision.status, openAiErrorBody('profile_unusable', decision.message, 'codex_devtools_profile'));
       void recordRefusal(req, '', decision.route, decision.status, decision.message);
       return;
     }
@@ -146,11 +143,7 @@ export function createWsRelay(deps: RelayDeps) {
       settled = true;
       const message = `codex-devtools (the local companion proxy) could not open a WebSocket to the upstream ${decision.route.upstream}: ${describeError(err)}`;
       deps.log.warn(message);
-      reply(
-        socket,
-        502,
-        JSON.stringify({ error: { message, type: 'upstream_unreachable', code: 'codex_devtools_upstream', param: null } }),
-      );
+      reply(socket, 502, openAiErrorBody('upstream_unreachable', message, 'codex_devtools_upstream'));
       void recordRefusal(req, decision.url, decision.route, null, message);
     });
     up.on('open', () => {
