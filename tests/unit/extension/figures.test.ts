@@ -52,6 +52,17 @@ describe('numbers as the extension shows them', () => {
     expect(rollupCost(fakeRollup({ costUsd: 0.5, unpricedExchanges: 1, exchangesWithUsage: 3 }))).toEqual({ text: '$0.50', partial: true });
   });
 
+  it('calls a roll-up’s cost unknown when its exchanges reported no usage, and $0 only when it has none', () => {
+    expect(rollupCost(fakeRollup({ costUsd: 0, exchanges: 2, exchangesWithUsage: 0, unpricedExchanges: 0 }))).toEqual({
+      text: 'unknown',
+      partial: false,
+    });
+    expect(rollupCost(fakeRollup({ costUsd: 0, exchanges: 0, exchangesWithUsage: 0, unpricedExchanges: 0 }))).toEqual({
+      text: '$0.00',
+      partial: false,
+    });
+  });
+
   it('shortens ids from their end, where UUIDv7 ids differ', () => {
     expect(shortId('01a2298c-4c35-7880-8c5b-69c3b53a1657')).toBe('b53a1657');
   });

@@ -1,0 +1,36 @@
+// @vitest-environment happy-dom
+import '../../support/happy-dom-node-accessors';
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import ThreadTable from '../../../extension/components/sessions/ThreadTable.vue';
+import { exchangeFacts } from '../../../companion/analysis/analyze';
+import { buildSessionThreads } from '../../../companion/analysis/thread-tree';
+import type { ExchangeRecord } from '../../../companion/protocol';
+import { analyseAll, httpFixtureFiles, OLD_FIXTURES, runRecords, runsOf } from '../../support/records';
+
+async function subagentSession(edit: (records: ExchangeRecord[]) => void = () => {}) {
+  const records = await analyseAll(await runRecords('e-subagent-v1', runsOf(httpFixtureFiles(OLD_FIXTURES)).get('e-subagent-v1')!));
+  edit(records);
+  const summaries = records.map((r) => ({ ...r, facts: exchangeFacts(r) }));
+  return { threads: buildSessionThreads(summaries)[0].roots };
+}
+
+describe('the thread table', () => {
+  it('says unknown, not 0, for a thread whose exchanges reported no usage', async () => {
+    const { threads } = await subagentSession((records) => {
+      const child = records.find((r) => r.agent.role === 'subagent')!;
+      child.usage = null;
+      child.costUsd = null;
+    });
+    const w = mount(ThreadTable, { props: { roots: threads } });
+    const [root, child] = w.findAll('[data-testid="thread-row"]');
+    const figures = (row: typeof root) =>
+      row
+        .findAll('td.num')
+        .slice(1)
+        .map((td) => td.text());
+    // Own tokens, rolled-up tokens, own cost, rolled-up cost.
+    expect(figures(child)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+    expect(figures(root).slice(0, 2)).toEqual(['2,996', '2,996']);
+  });
+});
