@@ -1,21 +1,10 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { acceptWebSockets, type FakeWs } from '../support/fake-ws';
 import { scenarios } from '../support/scenarios';
-import { CODEX_BIN, parseTokensUsed, prepareCodex, type PreparedCodex } from '../support/codex';
+import { prepareCodex, runPrepared, type CodexOutput, type PreparedCodex } from '../support/codex';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { fakeKey } from '../support/keys';
-
-function codex(p: PreparedCodex, args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(CODEX_BIN, args, { cwd: p.workDir, env: p.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 describe('switching profile while Codex is connected over the WebSocket', () => {
   let a: FakeUpstream;
@@ -24,8 +13,8 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
   let wsB: FakeWs;
   let c: TestCompanion;
   let prepared: PreparedCodex;
-  let first: { code: number | null; output: string };
-  let second: { code: number | null; output: string };
+  let first: CodexOutput;
+  let second: CodexOutput;
 
   beforeAll(async () => {
     a = await startFakeUpstream({ scenario: scenarios.toolCall() });
@@ -47,8 +36,8 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
     c = await startTestCompanion({ apiUpstream: a.baseUrl });
     c.profiles.upsert({ id: 'b', name: 'B', baseUrl: b.baseUrl, apiKey: fakeKey('profile-b-0123456789') });
     prepared = prepareCodex({ prompt: 'run echo hi', provider: 'builtin', baseUrl: `${c.url}/v1` });
-    first = await codex(prepared, prepared.execArgs);
-    second = await codex(prepared, ['exec', '--skip-git-repo-check', 'resume', '--last', 'run echo hi again']);
+    first = await runPrepared(prepared);
+    second = await runPrepared(prepared, ['exec', '--skip-git-repo-check', 'resume', '--last', 'run echo hi again']);
     await c.idle();
   });
   afterAll(async () => {
@@ -59,8 +48,8 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
   });
 
   it('keeps the turn in flight on its route: Codex reconnects and resends the full context, and finishes', () => {
-    expect(first.code).toBe(0);
-    expect(first.output).toContain('The command printed: hi');
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout + first.stderr).toContain('The command printed: hi');
     expect(wsA.handshakes).toHaveLength(2);
     const reconnect = wsA.frames.filter((f) => f.dir === 'in' && f.conn === 2).map((f) => f.data);
     expect(reconnect[0].previous_response_id).toBeUndefined();
@@ -71,12 +60,12 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
       ['turn', 'default', 'completed'],
       ['turn', 'default', 'completed'],
     ]);
-    expect(parseTokensUsed(first.output)).toBe(1956);
+    expect(first.tokensUsed).toBe(1956);
   });
 
   it('sends the next turn to the new profile with the whole conversation: nothing is lost', () => {
-    expect(second.code).toBe(0);
-    expect(second.output).toContain('The command printed: hi');
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout + second.stderr).toContain('The command printed: hi');
     expect(wsB.handshakes.length).toBeGreaterThan(0);
     expect(wsB.handshakes[0].headers.authorization).toBe(`Bearer ${fakeKey('profile-b-0123456789')}`);
     const firstOnB = wsB.frames.find((f) => f.dir === 'in' && f.data.generate !== false)!.data;

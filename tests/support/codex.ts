@@ -35,16 +35,18 @@ export interface CodexRunOptions {
   /** A hand-made auth.json (e.g. a fake ChatGPT login). */
   authJson?: unknown;
   timeoutMs?: number;
-  /** Launch something else in Codex's place (e.g. `codex-devtools run -- codex …`); gets the same env and cwd. */
-  command?: { file: string; args: string[] };
 }
 
-export interface CodexRun {
+/** What one Codex process printed and how it ended. */
+export interface CodexOutput {
   exitCode: number | null;
   stdout: string;
   stderr: string;
   /** The `tokens used` figure Codex printed, or null when it printed none. */
   tokensUsed: number | null;
+}
+
+export interface CodexRun extends CodexOutput {
   codexHome: string;
   workDir: string;
   root: string;
@@ -135,16 +137,16 @@ export function prepareCodex(opts: CodexRunOptions): PreparedCodex {
   };
 }
 
-export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
-  const { root, codexHome, workDir, configToml, env, execArgs, cleanup } = prepareCodex(opts);
-  const file = opts.command?.file ?? CODEX_BIN;
-  const args = opts.command?.args ?? execArgs;
-  const child = spawn(file, args, { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs Codex once in a prepared home and work tree (`args` default to the prepared `codex exec`;
+ * pass others to resume a session) and collects its output, killing it after `timeoutMs`.
+ */
+export async function runPrepared(p: PreparedCodex, args: string[] = p.execArgs, timeoutMs = 60_000): Promise<CodexOutput> {
+  const child = spawn(CODEX_BIN, args, { cwd: p.workDir, env: p.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timeoutMs = opts.timeoutMs ?? 60_000;
   const exitCode = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('exit', (code) => {
@@ -152,15 +154,11 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
       resolve(code);
     });
   });
-  return {
-    exitCode,
-    stdout,
-    stderr,
-    tokensUsed: parseTokensUsed(stdout + '\n' + stderr),
-    codexHome,
-    workDir,
-    root,
-    configToml,
-    cleanup,
-  };
+  return { exitCode, stdout, stderr, tokensUsed: parseTokensUsed(stdout + '\n' + stderr) };
+}
+
+export async function runCodex(opts: CodexRunOptions): Promise<CodexRun> {
+  const prepared = prepareCodex(opts);
+  const { root, codexHome, workDir, configToml, cleanup } = prepared;
+  return { ...(await runPrepared(prepared, prepared.execArgs, opts.timeoutMs)), codexHome, workDir, root, configToml, cleanup };
 }
