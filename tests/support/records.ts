@@ -8,9 +8,7 @@ import path from 'node:path';
 import { analyzeExchange, cacheBrief, previousInChain } from '../../companion/analysis/analyze';
 import type { ExchangeRecord, Route } from '../../companion/protocol/exchange';
 import { encodeSse, usage as wireUsage, type SseEvent, type UsageSpec } from './sse';
-import { DEFAULT_ROUTE, replay } from './flows';
-
-export { DEFAULT_ROUTE };
+import { replay } from './flows';
 
 export interface Fixture {
   scenario?: string;
