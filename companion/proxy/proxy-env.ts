@@ -7,8 +7,20 @@
 
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443, 'ws:': 80, 'wss:': 443 };
 
-function get(env: NodeJS.ProcessEnv, name: string): string {
-  return env[name.toLowerCase()] ?? env[name] ?? '';
+/** The proxy variables; '' when unset. */
+export interface ProxyEnv {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
+/**
+ * Reads each variable lower-case name first, as undici and curl do, so HTTP requests and the
+ * WebSocket relay agree when both spellings are set to different proxies.
+ */
+export function readProxyEnv(env: NodeJS.ProcessEnv = process.env): ProxyEnv {
+  const get = (name: string) => env[name.toLowerCase()] ?? env[name] ?? '';
+  return { httpProxy: get('HTTP_PROXY'), httpsProxy: get('HTTPS_PROXY'), noProxy: get('NO_PROXY') };
 }
 
 /** NO_PROXY entries: `host`, `.suffix`, `*.suffix`, `host:port`, `*` (everything). */
@@ -35,9 +47,10 @@ export function proxyFor(target: string, env: NodeJS.ProcessEnv = process.env): 
     return null;
   }
   const secure = u.protocol === 'https:' || u.protocol === 'wss:';
-  const proxy = secure ? get(env, 'HTTPS_PROXY') || get(env, 'HTTP_PROXY') : get(env, 'HTTP_PROXY');
+  const p = readProxyEnv(env);
+  const proxy = secure ? p.httpsProxy || p.httpProxy : p.httpProxy;
   if (!proxy) return null;
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = Number(u.port) || DEFAULT_PORT[u.protocol] || 0;
-  return bypassed(host, port, get(env, 'NO_PROXY')) ? null : proxy;
+  return bypassed(host, port, p.noProxy) ? null : proxy;
 }

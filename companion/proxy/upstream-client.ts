@@ -5,6 +5,7 @@
  * NODE_EXTRA_CA_CERTS is honoured by Node's TLS layer, which undici uses.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { readProxyEnv } from './proxy-env';
 
 export interface UpstreamClientOptions {
   /** Longest wait for response headers. */
@@ -22,25 +23,14 @@ export const DEFAULT_UPSTREAM_TIMEOUTS = {
   connectTimeoutMs: 30_000,
 } as const;
 
-function proxyEnv(env: NodeJS.ProcessEnv) {
-  const pick = (k: string) => env[k] ?? env[k.toLowerCase()];
-  return { httpProxy: pick('HTTP_PROXY'), httpsProxy: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
-}
-
 export function createDispatcher(opts: UpstreamClientOptions): Dispatcher {
   const common = {
     headersTimeout: opts.headersTimeoutMs,
     bodyTimeout: opts.bodyTimeoutMs,
     connect: { timeout: opts.connectTimeoutMs },
   };
-  const p = proxyEnv(opts.env ?? process.env);
-  if (p.httpProxy || p.httpsProxy) {
-    return new EnvHttpProxyAgent({
-      ...common,
-      ...(p.httpProxy ? { httpProxy: p.httpProxy } : {}),
-      ...(p.httpsProxy ? { httpsProxy: p.httpsProxy } : {}),
-      ...(p.noProxy ? { noProxy: p.noProxy } : {}),
-    });
-  }
+  const p = readProxyEnv(opts.env);
+  // All three passed, even when empty: undici would otherwise read process.env for a missing one.
+  if (p.httpProxy || p.httpsProxy) return new EnvHttpProxyAgent({ ...common, ...p });
   return new Agent(common);
 }

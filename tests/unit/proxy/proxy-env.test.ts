@@ -1,5 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { proxyFor } from '../../../companion/proxy/proxy-env';
+import { proxyFor, readProxyEnv } from '../../../companion/proxy/proxy-env';
+import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS } from '../../../companion/proxy/upstream-client';
+import { startConnectProxy } from '../../support/connect-proxy';
 
 describe('choosing the outbound proxy from the environment', () => {
   it('uses HTTPS_PROXY for https and wss targets, HTTP_PROXY for http and ws ones', () => {
@@ -26,5 +31,31 @@ describe('choosing the outbound proxy from the environment', () => {
     expect(proxyFor('https://10.0.0.5/v1', env)).toBe('http://p:1');
     expect(proxyFor('https://api.openai.com/v1', env)).toBe('http://p:1');
     expect(proxyFor('https://api.openai.com/v1', { ...env, no_proxy: '*' })).toBeNull();
+  });
+
+  it('takes the lower-case spelling when both are set differently, for HTTP requests and WebSockets alike', async () => {
+    expect(
+      readProxyEnv({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2', NO_PROXY: 'a.example', no_proxy: 'b.example' }),
+    ).toEqual({ httpProxy: '', httpsProxy: 'http://lower:2', noProxy: 'b.example' });
+
+    const upper = await startConnectProxy();
+    const lower = await startConnectProxy();
+    const target = http.createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const origin = `127.0.0.1:${(target.address() as AddressInfo).port}`;
+    const env = { HTTP_PROXY: upper.url, http_proxy: lower.url };
+    const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, env });
+    try {
+      const res = await request(`http://${origin}/v1/responses`, { dispatcher });
+      expect(await res.body.text()).toBe('ok');
+      expect(lower.tunnels).toEqual([origin]);
+      expect(upper.tunnels).toEqual([]);
+      expect(proxyFor(`ws://${origin}/v1/responses`, env)).toBe(lower.url);
+    } finally {
+      await dispatcher.close();
+      await new Promise<void>((r) => target.close(() => r()));
+      await upper.close();
+      await lower.close();
+    }
   });
 });
