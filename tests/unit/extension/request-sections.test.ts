@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contextBreakdown } from '../../../companion/analysis/context';
 import type { ExchangeRecord } from '../../../companion/protocol';
 import { contextView, GROUP_ORDER } from '../../../extension/lib/context-view';
 import { requestEntries } from '../../../extension/lib/request-items';
@@ -62,6 +63,37 @@ describe('the request as the Context tab reads it', () => {
       expect(view.groups.instructions.sections.map((s) => s.name)).toContain('instructions');
       expect(view.groups.input.sections.map((s) => s.name)).toContain('conversation: user');
       expect(view.groups.input.sections.map((s) => s.name)).toContain('environment context');
+    }
+  });
+
+  it('gives each entry the opaque bytes its section counts: files, encrypted parts, images in outputs', () => {
+    const image = { type: 'input_image', image_url: `data:image/png;base64,${'A'.repeat(300)}` };
+    const body = {
+      input: [
+        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'base instructions' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'read these' },
+            { type: 'input_file', filename: 'notes.pdf', file_data: 'B'.repeat(200) },
+            { type: 'input_text', encrypted_content: 'C'.repeat(100) },
+            image,
+          ],
+        },
+        { type: 'function_call', call_id: 'c1', name: 'view_image', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'here' }, image] },
+        { type: 'agent_message', author: 'a', recipient: 'b', content: [{ type: 'input_file', file_id: 'f1' }] },
+        { type: 'reasoning', summary: [], encrypted_content: 'D'.repeat(50) },
+      ],
+    };
+    const sections = contextBreakdown(body, { reportedInputTokens: null, contextWindow: null }).sections;
+    const entries = requestEntries(body);
+    const counted = ['conversation: user', 'tool outputs', 'agent messages', 'reasoning'];
+    for (const name of counted) expect(sections.find((s) => s.name === name)?.opaqueBytes, name).toBeGreaterThan(0);
+    for (const s of sections.filter((x) => x.group !== 'tools')) {
+      const entryBytes = entries.filter((e) => e.section === s.name).reduce((n, e) => n + e.opaqueBytes, 0);
+      expect(entryBytes, s.name).toBe(s.opaqueBytes);
     }
   });
 
