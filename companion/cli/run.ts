@@ -6,8 +6,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { codexHome, effectiveRoute, readConfig } from '../codex/config-file';
-import { isLoopbackUrl } from '../lib/loopback';
+import { codexHome, companionUrl, effectiveRoute, pointsAtCompanion, readConfig } from '../codex/config-file';
 import { createLogger } from '../lib/log';
 import { fileSink } from '../lib/file-log';
 import type { Companion } from '../server';
@@ -33,11 +32,11 @@ export function hookUp(
   port: number,
   env: NodeJS.ProcessEnv = process.env,
 ): { overrides: string[]; upstream: string | null; provider: string } {
-  const base = `http://127.0.0.1:${port}/v1`;
+  const base = companionUrl(port);
   const { config } = readConfig(codexHome(env));
   const route = effectiveRoute(config);
   // The old base URL becomes the upstream, unless it is this very companion (left by `setup`).
-  const previous = route.baseUrl && !(isLoopbackUrl(route.baseUrl) && new URL(route.baseUrl).port === String(port)) ? route.baseUrl : null;
+  const previous = route.baseUrl && !pointsAtCompanion(route.baseUrl, port) ? route.baseUrl : null;
   if (route.provider === 'openai')
     return { overrides: ['-c', `openai_base_url=${JSON.stringify(base)}`], upstream: previous, provider: 'openai' };
   if (route.builtin)

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
+import { isLoopbackUrl } from '../lib/loopback';
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -50,4 +51,12 @@ export function readConfig(home: string): { text: string | null; config: Toml } 
   if (!fs.existsSync(file)) return { text: null, config: {} };
   const text = fs.readFileSync(file, 'utf8');
   return { text, config: parseToml(text, file) };
+}
+
+/** The base URL that sends Codex to the companion on `port`. */
+export const companionUrl = (port: number) => `http://127.0.0.1:${port}/v1`;
+
+/** True when `url` addresses the companion's own port on a loopback name, whatever its path. */
+export function pointsAtCompanion(url: string, port: number): boolean {
+  return isLoopbackUrl(url) && new URL(url).port === String(port);
 }

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { isLoopbackUrl } from '../lib/loopback';
-import { configPath, effectiveRoute, parseToml } from './config-file';
+import { companionUrl, configPath, effectiveRoute, parseToml } from './config-file';
 
 export const BEGIN = '# >>> codex-devtools: added by `codex-devtools setup`; undo with `codex-devtools setup --remove` >>>';
 export const END = '# <<< codex-devtools <<<';
@@ -25,8 +25,6 @@ export interface SetupResult {
   changed: boolean;
   message: string;
 }
-
-const companionUrl = (port: number) => `http://127.0.0.1:${port}/v1`;
 
 /** Line starts of top-level lines before the first table header, skipping multi-line strings. */
 function topLevelLines(lines: string[]): number[] {
