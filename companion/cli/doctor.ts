@@ -1,6 +1,6 @@
 /** @module `codex-devtools doctor`: checks Codex, its config, the companion and traffic, and says what to fix. */
 import { spawnSync } from 'node:child_process';
-import { codexHome, configPath, effectiveRoute, readConfig } from '../codex/config-file';
+import { codexHome, companionUrl, configPath, effectiveRoute, pointsAtCompanion, readConfig } from '../codex/config-file';
 import { isLoopbackUrl } from '../lib/loopback';
 import { BEGIN } from '../codex/setup';
 import { callApi, probe } from './client';
@@ -36,11 +36,18 @@ export async function doctorCommand(args: string[]): Promise<number> {
   try {
     const { text, config } = readConfig(cHome);
     const route = effectiveRoute(config);
-    const ours = `http://127.0.0.1:${p}/v1`;
-    pointsHere = route.baseUrl === ours || (route.baseUrl !== null && isLoopbackUrl(route.baseUrl) && route.baseUrl.includes(`:${p}/`));
+    const ours = companionUrl(p);
+    const base = route.baseUrl;
+    const onOurPort = base !== null && pointsAtCompanion(base, p);
+    // Codex appends /responses to the base URL, and the companion proxies only under /v1.
+    pointsHere = onOurPort && /^\/v1(\/|$)/.test(new URL(base).pathname);
     if (pointsHere)
       ok.push(
         `${configPath(cHome)}: provider ${route.provider} sends model requests to ${route.baseUrl}${text?.includes(BEGIN) ? ' (codex-devtools setup)' : ''}`,
+      );
+    else if (onOurPort)
+      fix.push(
+        `${configPath(cHome)} sends Codex to ${route.baseUrl}: this companion's port, but outside its proxy under /v1, so Codex's requests find nothing there. Set it to ${ours}.`,
       );
     else if (route.baseUrl && isLoopbackUrl(route.baseUrl))
       fix.push(
