@@ -12,11 +12,10 @@
  * input on purpose, to make Codex compact.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { startFakeUpstream, type ReceivedRequest } from './fake-upstream';
+import { isModelRequest, startFakeUpstream, type ReceivedRequest } from './fake-upstream';
+import { isSubagent } from './scenarios';
 import { functionCall, message, plainItem, response, type SseEvent, type UsageSpec } from './sse';
 import { runCodex } from './codex';
 
@@ -40,8 +39,6 @@ interface Scenario {
   files?: Record<string, string>;
   timeoutMs?: number;
 }
-
-const isSubagent = (req: ReceivedRequest) => typeof req.headers['x-openai-subagent'] === 'string';
 
 const SCENARIOS: Scenario[] = [
   {
@@ -145,8 +142,7 @@ async function capture(s: Scenario): Promise<void> {
   let modelN = 0;
   const fake = await startFakeUpstream({
     scenario: (req) => {
-      if (!(req.method === 'POST' && /\/responses$/.test(req.url.split('?')[0])))
-        return { kind: 'json', status: 404, body: { error: { message: 'not scripted' } } };
+      if (!isModelRequest(req)) return { kind: 'json', status: 404, body: { error: { message: 'not scripted' } } };
       modelN += 1;
       const turn = s.answer(req, modelN);
       const thread = String(req.headers['thread-id'] ?? '');
@@ -159,15 +155,12 @@ async function capture(s: Scenario): Promise<void> {
       return { kind: 'sse', events };
     },
   });
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `codex-unelided-${s.name}-`));
-  execFileSync('git', ['init', '-q'], { cwd: workDir });
-  for (const [name, text] of Object.entries(s.files ?? {})) fs.writeFileSync(path.join(workDir, name), text);
   const run = await runCodex({
     prompt: s.prompt,
     baseUrl: fake.baseUrl,
     model: s.model,
     topLevel: s.topLevel,
-    args: ['-C', workDir],
+    files: s.files,
     timeoutMs: s.timeoutMs,
   });
   try {
@@ -191,7 +184,6 @@ async function capture(s: Scenario): Promise<void> {
     });
   } finally {
     run.cleanup();
-    fs.rmSync(workDir, { recursive: true, force: true });
     await fake.close();
   }
 }

@@ -35,6 +35,8 @@ export interface CodexRunOptions {
   /** A hand-made auth.json (e.g. a fake ChatGPT login). */
   authJson?: unknown;
   timeoutMs?: number;
+  /** Files written into the work tree before Codex starts (e.g. AGENTS.md), by relative name. */
+  files?: Record<string, string>;
 }
 
 /** What one Codex process printed and how it ended. */
@@ -108,6 +110,7 @@ export function prepareCodex(opts: CodexRunOptions): PreparedCodex {
   fs.mkdirSync(codexHome);
   fs.mkdirSync(workDir);
   execFileSync('git', ['init', '-q'], { cwd: workDir });
+  for (const [name, text] of Object.entries(opts.files ?? {})) fs.writeFileSync(path.join(workDir, name), text);
   const configToml = codexConfig(opts);
   fs.writeFileSync(path.join(codexHome, 'config.toml'), configToml);
   const apiKey = opts.apiKey ?? TEST_API_KEY;

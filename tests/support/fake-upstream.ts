@@ -84,6 +84,11 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
+/** A request to the Responses path (`…/responses`), i.e. a model request. */
+export function isModelRequest(req: ReceivedRequest): boolean {
+  return req.method === 'POST' && /\/responses$/.test(req.url.split('?')[0]);
+}
+
 function decodeBody(raw: Buffer, encoding: string | undefined): Buffer {
   switch ((encoding ?? '').toLowerCase()) {
     case 'zstd':
@@ -244,7 +249,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     baseUrl: `${origin}/v1`,
     port,
     requests,
-    modelRequests: () => requests.filter((r) => r.method === 'POST' && /\/responses$/.test(r.url.split('?')[0])),
+    modelRequests: () => requests.filter(isModelRequest),
     setScenario: (s) => (scenario = s),
     onUpgrade: (h) => (upgrade = h),
     server,
