@@ -52,8 +52,3 @@ export function contentTexts(item: Json): string[] {
     .filter(isObj)
     .map((p) => (typeof p.text === 'string' ? p.text : typeof p.refusal === 'string' ? p.refusal : ''));
 }
-
-/** `tool_search_output` and `additional_tools` items are tool catalogs, not conversation text. */
-export function isToolCatalogItem(item: unknown): boolean {
-  return isObj(item) && (item.type === 'additional_tools' || item.type === 'tool_search_output');
-}

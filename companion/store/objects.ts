@@ -53,10 +53,6 @@ export class ObjectStore {
     return this.log.bytes;
   }
 
-  has(hash: string): boolean {
-    return this.index.has(hash);
-  }
-
   /** Stores the values not yet present (keyed by their hash) in one append. */
   putMany(values: Map<string, string>): void {
     const missing = [...values].filter(([h]) => !this.index.has(h));
