@@ -40,6 +40,10 @@ export interface FlowInit {
 }
 
 const PREVIEW_CHARS = 160;
+/** A body that is not JSON is kept as text up to this many characters. */
+const TEXT_BODY_CHARS = 64 * 1024;
+
+const clipTextBody = (text: string): string => (text.length > TEXT_BODY_CHARS ? text.slice(0, TEXT_BODY_CHARS) + '…' : text);
 
 /** Responses API requests are model exchanges; everything else forwarded is `other`. */
 export function isModelPath(method: string, path: string): boolean {
@@ -152,7 +156,7 @@ export class ExchangeFlow {
       return JSON.parse(text) as unknown;
     } catch {
       note(encoding === 'identity' ? 'not JSON; kept as text' : `decoded from ${encoding}; not JSON; kept as text`);
-      return text.length > 64 * 1024 ? text.slice(0, 64 * 1024) + '…' : text;
+      return clipTextBody(text);
     }
   }
 
@@ -250,25 +254,27 @@ export class ExchangeFlow {
 
   /** The upstream response ended (cleanly, or `resetBy` names how it broke). Fires `response`. */
   async finishResponse(resetBy?: string): Promise<void> {
-    if (this.ended) return;
-    await this.decoder?.end();
-    this.sse?.end();
-    this.endedAt = Date.now();
-    this.ended = true;
+    if (!(await this.close())) return;
     this.resolveStatus(resetBy);
     await this.addons.trigger('response', this);
   }
 
   /** No (complete) response: `aborted` when Codex left, `upstream_error` when the upstream failed. */
   async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<void> {
-    if (this.ended) return;
-    if (this.decoder) await this.decoder.end();
-    this.sse?.end();
-    this.endedAt = Date.now();
-    this.ended = true;
+    if (!(await this.close())) return;
     this.status = status;
     this.error = error;
     await this.addons.trigger('error', this);
+  }
+
+  /** Flushes the decoders and marks the flow ended; false when it had already ended. */
+  private async close(): Promise<boolean> {
+    if (this.ended) return false;
+    await this.decoder?.end();
+    this.sse?.end();
+    this.endedAt = Date.now();
+    this.ended = true;
+    return true;
   }
 
   private resolveStatus(resetBy?: string): void {
@@ -316,7 +322,7 @@ export class ExchangeFlow {
     try {
       this.responseBody = JSON.parse(text);
     } catch {
-      this.responseBody = text.length > 64 * 1024 ? text.slice(0, 64 * 1024) + '…' : text;
+      this.responseBody = clipTextBody(text);
     }
     // A non-streamed Responses reply (e.g. /responses/compact) is assembled from its JSON.
     const body = this.responseBody as Record<string, unknown> | null;
