@@ -23,6 +23,7 @@ import { ResponseAssembler } from './assembler';
 import { extractIdentity } from './identity';
 import { parseRateLimitEvent, parseRateLimitHeaders } from './ratelimits';
 import { SseDecoder } from './sse';
+import { isObj } from '../lib/json';
 
 export interface FlowInit {
   id: string;
@@ -44,6 +45,21 @@ const PREVIEW_CHARS = 160;
 const TEXT_BODY_CHARS = 64 * 1024;
 
 const clipTextBody = (text: string): string => (text.length > TEXT_BODY_CHARS ? text.slice(0, TEXT_BODY_CHARS) + '…' : text);
+
+/**
+ * One event from its text (an SSE event's `data`, a WebSocket message): the parsed JSON, or the
+ * text itself marked invalid. Its type is the JSON's `type`, else `fallbackType`.
+ */
+export function eventOfText(text: string, fallbackType: string, source: 'data' | 'message'): Omit<StreamEvent, 't'> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { type: fallbackType, data: text, invalid: `${source} is not valid JSON` };
+  }
+  const type = isObj(data) && typeof data.type === 'string' ? data.type : fallbackType;
+  return { type, data };
+}
 
 /** Responses API requests are model exchanges; everything else forwarded is `other`. */
 export function isModelPath(method: string, path: string): boolean {
@@ -217,21 +233,21 @@ export class ExchangeFlow {
   }
 
   private onSseEvent(eventName: string | undefined, data: string, unterminated: boolean): void {
-    const t = Date.now() - this.startedAt;
-    let parsed: unknown;
-    let invalid: string | undefined;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      parsed = data;
-      invalid = 'data is not valid JSON';
-    }
-    if (unterminated) invalid = 'the stream ended inside this event; SSE clients (Codex included) discard it';
-    const type =
-      parsed && typeof parsed === 'object' && typeof (parsed as { type?: unknown }).type === 'string'
-        ? (parsed as { type: string }).type
-        : (eventName ?? 'message');
-    this.recordEvent({ t, type, data: parsed, ...(invalid ? { invalid } : {}) });
+    this.recordText(data, eventName ?? 'message', {
+      source: 'data',
+      ...(unterminated ? { invalid: 'the stream ended inside this event; SSE clients (Codex included) discard it' } : {}),
+    });
+  }
+
+  /**
+   * Records one event from its text (see eventOfText) and returns it. `invalid`, when given,
+   * marks the event even if its text is JSON.
+   */
+  recordText(text: string, fallbackType: string, opts: { source: 'data' | 'message'; invalid?: string }): StreamEvent {
+    const ev: StreamEvent = { t: Date.now() - this.startedAt, ...eventOfText(text, fallbackType, opts.source) };
+    if (opts.invalid) ev.invalid = opts.invalid;
+    this.recordEvent(ev);
+    return ev;
   }
 
   /** Adds one event (from SSE or a WebSocket message) and applies it to the assembly. */

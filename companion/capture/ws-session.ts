@@ -8,7 +8,7 @@ import type { HeaderPairs } from '../proxy/headers';
 import type { Route } from '../protocol/exchange';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { AddonManager } from './addons';
-import { ExchangeFlow } from './flow';
+import { eventOfText, ExchangeFlow } from './flow';
 import { newExchangeId } from './ids';
 import { parseRateLimitEvent } from './ratelimits';
 import { isObj, type Json } from '../lib/json';
@@ -88,19 +88,10 @@ export class WsCaptureSession {
 
   /** A text message the upstream sent (already forwarded). */
   onServerText(text: string): void {
-    let msg: unknown;
-    let invalid: string | undefined;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      msg = text;
-      invalid = 'message is not valid JSON';
-    }
-    const type = isObj(msg) && typeof msg.type === 'string' ? msg.type : 'message';
-    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(parseRateLimitEvent(msg, Date.now()));
     const flow = this.current;
+    const { type, data: msg } = flow ? flow.recordText(text, 'message', { source: 'message' }) : eventOfText(text, 'message', 'message');
+    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(parseRateLimitEvent(msg, Date.now()));
     if (!flow) return;
-    flow.recordEvent({ t: Date.now() - flow.startedAt, type, data: msg, ...(invalid ? { invalid } : {}) });
     if (TERMINAL.has(type)) void this.finish();
     else if (type === 'error' && isObj(msg)) {
       // A wrapped error (`{type:"error", status_code, error, headers}`) ends the request like an HTTP error.
