@@ -37,7 +37,7 @@ function idleReason(idleMs: number | null, t: CacheThresholds): CacheReason | nu
 }
 
 /** Every reason the diff and the timing give for a shortfall, in a fixed order. */
-export function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds): CacheReason[] {
+function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds): CacheReason[] {
   const reasons: CacheReason[] = [];
   const field = (f: string) => diff.fields.find((x) => x.field === f);
   const change = (f: string, label = f) => {

@@ -35,7 +35,7 @@ export function apportion(total: number, weights: number[]): number[] {
 }
 
 /** Per-section tallies of the rendered blocks, in order of first appearance. */
-export function tallySections(blocks: Block[]): Omit<ContextSection, 'calibratedTokens'>[] {
+function tallySections(blocks: Block[]): Omit<ContextSection, 'calibratedTokens'>[] {
   const bySection = new Map<string, Omit<ContextSection, 'calibratedTokens'> & { units: Set<string> }>();
   for (const b of blocks) {
     let s = bySection.get(b.section);

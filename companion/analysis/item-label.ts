@@ -4,7 +4,7 @@ import { canonicalJson, changedKeys, clip, isObj, str, type Json } from '../lib/
 import { contentTexts } from './request-shape';
 
 /** `user: run echo hi`, `exec_command({"cmd":"echo hi"})`, `output call_1: hi`, `reasoning: …`. */
-export function itemLabel(item: unknown): string {
+function itemLabel(item: unknown): string {
   if (!isObj(item)) return String(item);
   const name = [str(item.namespace), str(item.name)].filter(Boolean).join('.');
   switch (item.type) {

@@ -31,11 +31,11 @@ export interface StoredPayload {
   wsInput: string[] | null;
 }
 
-export const INPUT_MARKER = '$codex-devtools:input';
-export const TOOLS_MARKER = '$codex-devtools:tools';
+const INPUT_MARKER = '$codex-devtools:input';
+const TOOLS_MARKER = '$codex-devtools:tools';
 
 /** Hashes items; returns their hashes and the JSON text of each (for storing new objects). */
-export function hashItems(items: unknown[]): { hashes: string[]; json: Map<string, string> } {
+function hashItems(items: unknown[]): { hashes: string[]; json: Map<string, string> } {
   const json = new Map<string, string>();
   const hashes = items.map((item) => {
     const text = JSON.stringify(item) ?? 'null';
