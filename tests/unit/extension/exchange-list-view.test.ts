@@ -2,7 +2,7 @@
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ExchangeList from '../../../extension/components/list/ExchangeList.vue';
 import { useDetailStore } from '../../../extension/stores/detail';
 import { useExchangesStore } from '../../../extension/stores/exchanges';
@@ -32,7 +32,10 @@ beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
 });
-afterEach(() => wrapper?.unmount());
+afterEach(() => {
+  wrapper?.unmount();
+  vi.useRealTimers();
+});
 
 describe('the exchange list', () => {
   it('shows input with its cached part beside it, and output with its reasoning part, never added together', async () => {
@@ -81,6 +84,26 @@ describe('the exchange list', () => {
     const rendered = w.findAll('[data-testid="exchange-row"]').length;
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(80);
+  });
+
+  it('runs no clock while no row streams', () => {
+    vi.useFakeTimers();
+    show(fakeSummary(), fakeSummary());
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('ticks a streaming row’s duration, and stops the clock when it completes', async () => {
+    vi.useFakeTimers();
+    const s = fakeSummary({ status: 'streaming', startedAt: Date.now(), endedAt: null });
+    const w = show(s, fakeSummary());
+    expect(vi.getTimerCount()).toBe(1);
+    const before = cells(w, s.id).duration;
+    vi.advanceTimersByTime(3000);
+    await w.vm.$nextTick();
+    expect(cells(w, s.id).duration).not.toBe(before);
+    useExchangesStore().applySummary({ ...s, status: 'completed', endedAt: Date.now() });
+    await w.vm.$nextTick();
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('moves the selection with the arrow keys and clears it with Escape', async () => {
