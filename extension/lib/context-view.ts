@@ -5,7 +5,7 @@
  */
 import type { ContextBreakdown, ContextSection, SectionGroup } from '../../companion/protocol';
 import { requestEntries, type RequestEntry } from './request-items';
-import { requestTools, type ToolView } from './request-tools';
+import type { ToolView } from './request-tools';
 
 export interface SectionFigures {
   tokens: number;
@@ -58,8 +58,8 @@ function sum(list: SectionFigures[]): SectionFigures | null {
   );
 }
 
-export function contextView(body: unknown, breakdown: ContextBreakdown | null): ContextView {
-  const tools = requestTools(body);
+/** `tools` are the request's tools as `requestTools` reads them (the detail store holds them once). */
+export function contextView(body: unknown, tools: ToolView[], breakdown: ContextBreakdown | null): ContextView {
   const entries = requestEntries(body);
   const bySection = new Map((breakdown?.sections ?? []).map((s) => [s.name, s]));
   const toolFigures = new Map<string, SectionFigures>();

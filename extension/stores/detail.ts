@@ -27,10 +27,10 @@ export const useDetailStore = defineStore('detail', () => {
   const cache = new Map<string, ExchangeRecord>();
   let subscribed: string | null = null;
 
+  /** The selected request's tools, read once for the Context tab and the doc sheet. */
+  const tools = computed(() => markRaw(record.value ? requestTools(record.value.request.body) : []));
   /** The selected request's tools by doc key, for the doc sheet's "as Codex sent it". */
-  const liveTools = computed(() =>
-    markRaw(record.value ? liveToolIndex(requestTools(record.value.request.body)) : new Map<string, LiveTool>()),
-  );
+  const liveTools = computed(() => markRaw(liveToolIndex(tools.value)));
 
   function liveToolFor(namespace: string | null, name: string): LiveTool | null {
     return liveTools.value.get(toolKey({ namespace, name })) ?? null;
@@ -115,6 +115,7 @@ export const useDetailStore = defineStore('detail', () => {
     loading,
     error,
     liveText,
+    tools,
     liveTools,
     liveToolFor,
     select,

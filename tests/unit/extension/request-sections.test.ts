@@ -47,7 +47,7 @@ describe('the request as the Context tab reads it', () => {
   });
 
   it('uses the same tool keys as the companion’s token estimates, so every tool section has a tool', () => {
-    const view = contextView(codeMode.request.body, codeMode.analysis!.context);
+    const view = contextView(codeMode.request.body, requestTools(codeMode.request.body), codeMode.analysis!.context);
     const keys = new Set([...view.tools, ...view.tools.flatMap((t) => t.nested)].map((t) => t.key));
     const sections = codeMode.analysis!.context!.sections.filter((s) => s.group === 'tools').map((s) => s.name.slice(5));
     expect(sections.length).toBeGreaterThan(5);
@@ -59,7 +59,7 @@ describe('the request as the Context tab reads it', () => {
       const entries = requestEntries(record.request.body);
       const analysed = new Map(record.analysis!.context!.sections.filter((s) => s.group !== 'tools').map((s) => [s.name, s.group]));
       for (const e of entries) expect(analysed.get(e.section), `${e.section} (${e.label})`).toBe(e.group);
-      const view = contextView(record.request.body, record.analysis!.context);
+      const view = contextView(record.request.body, requestTools(record.request.body), record.analysis!.context);
       expect(view.groups.instructions.sections.map((s) => s.name)).toContain('instructions');
       expect(view.groups.input.sections.map((s) => s.name)).toContain('conversation: user');
       expect(view.groups.input.sections.map((s) => s.name)).toContain('environment context');
@@ -98,7 +98,7 @@ describe('the request as the Context tab reads it', () => {
   });
 
   it('sums each group from the analysis so Tools + Instructions + Input (+ Other) equal the estimate total', () => {
-    const view = contextView(codeMode.request.body, codeMode.analysis!.context);
+    const view = contextView(codeMode.request.body, requestTools(codeMode.request.body), codeMode.analysis!.context);
     const sum = GROUP_ORDER.reduce((n, g) => n + (view.groups[g].figures?.tokens ?? 0), 0);
     expect(sum).toBe(codeMode.analysis!.context!.totalTokens);
     const calibrated = GROUP_ORDER.reduce((n, g) => n + (view.groups[g].figures?.calibratedTokens ?? 0), 0);
