@@ -7,13 +7,14 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { codexHome, companionUrl, effectiveRoute, pointsAtCompanion, readConfig } from '../codex/config-file';
+import { setupUpstream } from '../codex/setup';
 import { createLogger } from '../lib/log';
 import { fileSink } from '../lib/file-log';
 import type { Companion } from '../server';
 import { probe } from './client';
 import { UsageError } from './errors';
 import { parse, START } from './options';
-import { companionOptions, startOrExplain, untilInterrupted } from './start';
+import { companionOptions, forwardingNote, startOrExplain, untilInterrupted } from './start';
 
 export const RUN_HELP = `Usage: codex-devtools run [options] -- codex <codex arguments…>
 
@@ -27,24 +28,36 @@ Options: those of \`codex-devtools start\`, plus
   --exit-with-codex        stop the companion when Codex exits (default: keep serving the
                            captured history until Ctrl-C)`;
 
-/** The `-c` overrides and upstreams for one run, from the user's Codex config. */
+/**
+ * The `-c` overrides and upstreams for one run, from the user's Codex config. `recorded` is the
+ * upstream when it comes from setup's record rather than the config's own base URL.
+ */
 export function hookUp(
   port: number,
   env: NodeJS.ProcessEnv = process.env,
-): { overrides: string[]; upstream: string | null; provider: string } {
+): { overrides: string[]; upstream: string | null; recorded: string | null; provider: string } {
   const base = companionUrl(port);
-  const { config } = readConfig(codexHome(env));
+  const home = codexHome(env);
+  const { config } = readConfig(home);
   const route = effectiveRoute(config);
-  // The old base URL becomes the upstream, unless it is this very companion (left by `setup`).
-  const previous = route.baseUrl && !pointsAtCompanion(route.baseUrl, port) ? route.baseUrl : null;
+  // The old base URL becomes the upstream. When it is this very companion (left by `setup`), the
+  // base URL setup recorded in its place does.
+  const ours = route.baseUrl !== null && pointsAtCompanion(route.baseUrl, port);
+  const recorded = ours ? setupUpstream(home, port) : null;
+  const previous = ours ? recorded : route.baseUrl;
   if (route.provider === 'openai')
-    return { overrides: ['-c', `openai_base_url=${JSON.stringify(base)}`], upstream: previous, provider: 'openai' };
+    return { overrides: ['-c', `openai_base_url=${JSON.stringify(base)}`], upstream: previous, recorded, provider: 'openai' };
   if (route.builtin)
     throw new UsageError(
       `Codex uses the built-in provider "${route.provider}", which codex-devtools does not route; use the openai provider or your own [model_providers.<id>].`,
     );
   const key = /^[A-Za-z0-9_-]+$/.test(route.provider) ? route.provider : JSON.stringify(route.provider);
-  return { overrides: ['-c', `model_providers.${key}.base_url=${JSON.stringify(base)}`], upstream: previous, provider: route.provider };
+  return {
+    overrides: ['-c', `model_providers.${key}.base_url=${JSON.stringify(base)}`],
+    upstream: previous,
+    recorded,
+    provider: route.provider,
+  };
 }
 
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGQUIT'];
@@ -61,6 +74,7 @@ export async function run(args: string[]): Promise<number> {
   if (command.length === 0) throw new UsageError('run: give the Codex command after --, e.g. codex-devtools run -- codex exec "hello"');
   const opts = companionOptions(values);
   const hook = hookUp(opts.port!);
+  const recorded = opts.apiUpstream ? null : hook.recorded;
   if (hook.upstream && !opts.apiUpstream) opts.apiUpstream = hook.upstream;
   // A custom provider's base_url is the upstream whatever the credentials.
   if (hook.provider !== 'openai' && hook.upstream && !opts.chatgptUpstream) opts.chatgptUpstream = hook.upstream;
@@ -77,6 +91,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(
       `codex-devtools: capturing on ${companion.url} (log: ${path.join(opts.home, 'companion.log')}); open DevTools → Codex to watch\n`,
     );
+    if (recorded) process.stderr.write(`codex-devtools: ${forwardingNote(recorded)}\n`);
   }
 
   const [program, ...rest] = command;

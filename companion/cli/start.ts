@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { startCompanion, type Companion, type CompanionOptions } from '../server';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
-import { BEGIN } from '../codex/setup';
+import { BEGIN, setupUpstream } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
 import { probe } from './client';
 import { UsageError } from './errors';
@@ -18,7 +18,8 @@ which forwards them untouched and records them for the DevTools extension.
 Options:
   --port <n>               port to listen on (default 8642)
   --home <dir>             state directory (default $CODEX_DEVTOOLS_HOME or ~/.codex-devtools)
-  --upstream <url>         API-key upstream (default https://api.openai.com/v1)
+  --upstream <url>         API-key upstream (default: the openai_base_url you had before
+                           codex-devtools setup, else https://api.openai.com/v1)
   --chatgpt-upstream <url> ChatGPT-login upstream (default https://chatgpt.com/backend-api/codex)
   --max-size <size>        prune the oldest sessions past this size (default 2g)
   --no-websocket           refuse Codex's WebSocket transport (Codex falls back to HTTP)
@@ -59,7 +60,20 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   }
 }
 
-export function banner(c: Companion): string {
+/**
+ * The upstream `setup` recorded for the companion on `port`, which stands in for `--upstream`.
+ * A config.toml that cannot be read yields none: Codex cannot start with it either.
+ */
+export function recordedUpstream(port: number): string | null {
+  try {
+    return setupUpstream(codexHome(), port);
+  } catch {
+    return null;
+  }
+}
+
+/** `recorded`: the API upstream taken from setup's record, to say where requests go and why. */
+export function banner(c: Companion, recorded: string | null = null): string {
   const ext = extensionDirs();
   const base = `${c.url}/v1`;
   const lines = [
@@ -83,7 +97,13 @@ export function banner(c: Companion): string {
       `Codex is set up to go through codex-devtools (${cfg}): while this companion is stopped, Codex cannot reach its model. Undo with \`codex-devtools setup --remove\`.`,
     );
   }
+  if (recorded) lines.push(forwardingNote(recorded));
   return lines.join('\n');
+}
+
+/** Where API-key requests go when setup's record chose it, and why (start and run print it). */
+export function forwardingNote(recorded: string): string {
+  return `API-key requests go on to ${recorded}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */
@@ -107,8 +127,11 @@ export async function start(args: string[]): Promise<number> {
     console.log(START_HELP);
     return 0;
   }
-  const c = await startOrExplain(companionOptions(values));
-  console.log(banner(c));
+  const opts = companionOptions(values);
+  const recorded = opts.apiUpstream ? null : recordedUpstream(opts.port!);
+  if (recorded) opts.apiUpstream = recorded;
+  const c = await startOrExplain(opts);
+  console.log(banner(c, recorded));
   await untilInterrupted();
   console.log('\ncodex-devtools: stopping…');
   await c.close();

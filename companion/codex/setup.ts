@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { isLoopbackUrl } from '../lib/loopback';
-import { companionUrl, configPath, effectiveRoute, parseToml } from './config-file';
+import { companionUrl, configPath, effectiveRoute, parseToml, pointsAtCompanion, readConfig } from './config-file';
 
 export const BEGIN = '# >>> codex-devtools: added by `codex-devtools setup`; undo with `codex-devtools setup --remove` >>>';
 export const END = '# <<< codex-devtools <<<';
@@ -105,9 +105,22 @@ export function setup(codexHomeDir: string, port: number): SetupResult {
 }
 
 /** The previous openai_base_url recorded by setup, if there was one (the companion's upstream). */
-export function previousBaseUrl(text: string): string | null {
+function previousBaseUrl(text: string): string | null {
   const m = /^# codex-devtools forwards to your previous openai_base_url: (\S+)$/m.exec(text);
   return m ? m[1] : null;
+}
+
+/**
+ * The API upstream `setup` promised for the companion on `port`: the openai_base_url the user had
+ * before (a gateway, say), while config.toml in `codexHomeDir` still sends Codex to that companion.
+ * Null without a setup block, without a previous base URL, or for a companion on another port.
+ */
+export function setupUpstream(codexHomeDir: string, port: number): string | null {
+  const { text, config } = readConfig(codexHomeDir);
+  if (!text?.includes(BEGIN)) return null;
+  const route = effectiveRoute(config);
+  if (route.provider !== 'openai' || !route.baseUrl || !pointsAtCompanion(route.baseUrl, port)) return null;
+  return previousBaseUrl(text);
 }
 
 export function remove(codexHomeDir: string): SetupResult {

@@ -7,6 +7,8 @@ import { runCodex, prepareCodex, CODEX_BIN } from '../support/codex';
 import { cli, startCli, type RunningCli } from '../support/cli';
 import { freePort } from '../support/ports';
 import { tempHome } from '../support/companion';
+import { rawRequest } from '../support/http';
+import { fakeKey } from '../support/keys';
 
 describe('codex-devtools setup with the real Codex CLI', () => {
   let upstream: FakeUpstream;
@@ -64,6 +66,42 @@ describe('codex-devtools setup with the real Codex CLI', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     } finally {
       prepared.cleanup();
+    }
+  });
+});
+
+describe('a companion started after setup', () => {
+  it('forwards to the openai_base_url Codex had before setup, and says so, when no --upstream is given', async () => {
+    const gateway = await startFakeUpstream({ scenario: scenarios.text() });
+    const port = await freePort();
+    const home = tempHome();
+    const codexHome = tempHome('codex-home-');
+    const file = path.join(codexHome, 'config.toml');
+    const env = { CODEX_HOME: codexHome };
+    fs.writeFileSync(file, 'openai_base_url = "https://gateway.example.com/v1"\n');
+    let server: RunningCli | null = null;
+    try {
+      expect((await cli(['setup', '--port', String(port)], { env })).code).toBe(0);
+      // setup refuses a loopback base URL, so the record is pointed at the local stand-in afterwards.
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('https://gateway.example.com/v1', gateway.baseUrl));
+
+      server = startCli(['--port', String(port), '--home', home], { env });
+      await server.waitFor('listening on');
+      expect(server.output()).toContain(
+        `API-key requests go on to ${gateway.baseUrl}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${file})`,
+      );
+      const res = await rawRequest(`http://127.0.0.1:${port}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fakeKey('api-key-0123456789abcdef')}` },
+        body: JSON.stringify({ model: 'gpt-5-codex', input: [] }),
+      });
+      expect(res.status).toBe(200);
+      expect(gateway.modelRequests()).toHaveLength(1);
+    } finally {
+      await server?.stop();
+      await gateway.close();
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(codexHome, { recursive: true, force: true });
     }
   });
 });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'smol-toml';
-import { remove, setup, BEGIN, END } from '../../../companion/codex/setup';
+import { remove, setup, setupUpstream, BEGIN, END } from '../../../companion/codex/setup';
+import { hookUp } from '../../../companion/cli/run';
 import { tempHome } from '../../support/companion';
 
 const homes: string[] = [];
@@ -115,5 +116,39 @@ describe('codex-devtools setup and setup --remove', () => {
     const h = codexHome('model = "o3"\n');
     expect(remove(h).changed).toBe(false);
     expect(read(h)).toBe('model = "o3"\n');
+  });
+});
+
+describe('the upstream setup recorded', () => {
+  const GATEWAY = 'https://gateway.example.com/v1';
+
+  it('is the openai_base_url Codex had before setup, for the companion on the port setup chose', () => {
+    const h = codexHome(`openai_base_url = "${GATEWAY}"\nmodel = "o3"\n`);
+    setup(h, 9000);
+    expect(setupUpstream(h, 9000)).toBe(GATEWAY);
+    expect(setupUpstream(h, 8642)).toBeNull();
+    remove(h);
+    expect(setupUpstream(h, 9000)).toBeNull();
+  });
+
+  it('is none when Codex had no base URL of its own, or the file has no setup block', () => {
+    const plain = codexHome('model = "o3"\n');
+    setup(plain, 9000);
+    expect(setupUpstream(plain, 9000)).toBeNull();
+    expect(setupUpstream(codexHome(`openai_base_url = "${GATEWAY}"\n`), 9000)).toBeNull();
+    expect(setupUpstream(codexHome(), 9000)).toBeNull();
+  });
+
+  it('becomes the upstream of `run` on that port, while `-c` still points Codex at the companion', () => {
+    const h = codexHome(`openai_base_url = "${GATEWAY}"\n`);
+    setup(h, 9000);
+    expect(hookUp(9000, { CODEX_HOME: h })).toEqual({
+      overrides: ['-c', 'openai_base_url="http://127.0.0.1:9000/v1"'],
+      upstream: GATEWAY,
+      recorded: GATEWAY,
+      provider: 'openai',
+    });
+    // Another port: the config's base URL is some other local proxy's, and is the upstream as before.
+    expect(hookUp(8642, { CODEX_HOME: h })).toMatchObject({ upstream: 'http://127.0.0.1:9000/v1', recorded: null });
   });
 });
