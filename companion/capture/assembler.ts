@@ -21,8 +21,6 @@ export class ResponseAssembler {
   /** Items by `output_index`, as built from added/delta/done events. */
   private readonly items = new Map<number, Json>();
   private finalOutput: OutputItem[] | null = null;
-  /** Reported by `codex.rate_limits` messages (WebSocket transport). */
-  rateLimitEvents: Json[] = [];
 
   /** Applies one event's parsed data. Unknown types are kept in the event log only. */
   apply(type: string, data: unknown): void {
@@ -59,9 +57,6 @@ export class ResponseAssembler {
           message: str(data.message) ?? str((data.error as Json | undefined)?.message) ?? 'the upstream sent an error event',
           upstreamCode: str(data.code) ?? str((data.error as Json | undefined)?.code) ?? str((data.error as Json | undefined)?.type),
         };
-        return;
-      case 'codex.rate_limits':
-        this.rateLimitEvents.push(data);
         return;
       default:
         return;
