@@ -176,8 +176,11 @@ export class ExchangeFlow {
     }
   }
 
-  /** The upstream answered: status and headers. */
-  setResponseHead(status: number, headers: HeaderPairs): void {
+  /**
+   * The upstream answered: status and headers. A WebSocket turn passes its connection's 101 with
+   * the rate limits already read from it at the handshake (`rateLimits`), so they keep that time.
+   */
+  setResponseHead(status: number, headers: HeaderPairs, opts: { rateLimits?: RateLimits | null } = {}): void {
     if (this.ended) return;
     this.firstByteAt ??= Date.now();
     this.responseStatus = status;
@@ -185,7 +188,8 @@ export class ExchangeFlow {
     const map = new Map(headers);
     const contentType = map.get('content-type') ?? '';
     this.isSse = contentType.toLowerCase().includes('text/event-stream');
-    this.rateLimits = parseRateLimitHeaders([...map.keys()], (n) => map.get(n) ?? null, Date.now());
+    this.rateLimits =
+      opts.rateLimits !== undefined ? opts.rateLimits : parseRateLimitHeaders([...map.keys()], (n) => map.get(n) ?? null, Date.now());
     const encoding = parseEncoding(map.get('content-encoding') ?? null);
     if (this.isSse) {
       this.sse = new SseDecoder({

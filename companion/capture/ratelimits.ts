@@ -4,6 +4,7 @@
  * `x-ratelimit-*` headers OpenAI sends API-key users.
  */
 import type { CodexLimit, RateLimitWindow, RateLimits } from '../protocol/ratelimits';
+import type { HeaderPairs } from '../proxy/headers';
 import type { HeaderGet } from './identity';
 import { isObj, type Json } from '../lib/json';
 
@@ -62,6 +63,12 @@ export function parseRateLimitHeaders(names: string[], get: HeaderGet, observedA
   const reachedType = text(get('x-codex-rate-limit-reached-type'));
   if (codex.length === 0 && !credits && !hasApi && !promoMessage && !reachedType) return null;
   return { observedAt, codex, credits, api: hasApi ? api : null, planType: null, promoMessage, reachedType };
+}
+
+/** parseRateLimitHeaders over header pairs (the last of a repeated header counts). */
+export function rateLimitsOfHeaders(pairs: HeaderPairs, observedAt: number): RateLimits | null {
+  const map = new Map(pairs);
+  return parseRateLimitHeaders([...map.keys()], (n) => map.get(n) ?? null, observedAt);
 }
 
 const evWindow = (w: unknown): RateLimitWindow | null =>

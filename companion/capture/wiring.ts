@@ -49,7 +49,9 @@ export function installCaptureAddons(ctx: CompanionContext, analysis: AnalysisSt
     // Durable first: the capture is written before the (slower, recomputable) analysis runs.
     await ctx.store.append(record);
     ctx.inflight.delete(flow.id);
-    if (record.rateLimits) ctx.hub.rateLimitsUpdated(ctx.rateLimits.update(record.rateLimits));
+    // WebSocket readings reached the state as they arrived (ws-session.ts); applying them again
+    // would only repeat the write and the broadcast.
+    if (record.rateLimits && record.transport === 'http') ctx.hub.rateLimitsUpdated(ctx.rateLimits.update(record.rateLimits));
     await analysis.run(record);
     ctx.hub.exchangeCompleted(ctx.store.summary(record.id) ?? summaryOf(record));
     if (record.kind === 'model') ctx.hub.usageUpdated(liveUsage());

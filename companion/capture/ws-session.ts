@@ -10,7 +10,7 @@ import type { RateLimits } from '../protocol/ratelimits';
 import type { AddonManager } from './addons';
 import { eventOfText, ExchangeFlow } from './flow';
 import { newExchangeId } from './ids';
-import { parseRateLimitEvent } from './ratelimits';
+import { parseRateLimitEvent, rateLimitsOfHeaders } from './ratelimits';
 import { isObj, type Json } from '../lib/json';
 
 /** How many earlier responses per connection are kept for chaining (chains use the latest). */
@@ -24,6 +24,8 @@ export interface WsSessionInit {
   upstreamUrl: string;
   handshakeHeaders: HeaderPairs;
   upgradeResponseHeaders: HeaderPairs;
+  /** When the upstream's 101 arrived. */
+  upgradedAt: number;
   route: Route;
   maxCaptureBytes: number;
   addons: AddonManager;
@@ -35,8 +37,17 @@ export class WsCaptureSession {
   private readonly responses = new Map<string, { input: unknown[]; output: unknown[] }>();
   current: ExchangeFlow | null = null;
   private currentInput: unknown[] | null = null;
+  /**
+   * The 101's rate-limit headers, read once with the handshake's own time: every turn on the
+   * connection carries them, and a turn without a `codex.rate_limits` message must not make
+   * them look newer than the readings that came since.
+   */
+  private readonly handshakeRateLimits: RateLimits | null;
 
-  constructor(private readonly init: WsSessionInit) {}
+  constructor(private readonly init: WsSessionInit) {
+    this.handshakeRateLimits = rateLimitsOfHeaders(init.upgradeResponseHeaders, init.upgradedAt);
+    if (this.handshakeRateLimits) init.onRateLimits(this.handshakeRateLimits);
+  }
 
   /** A text message Codex sent (already forwarded). */
   onClientText(text: string): void {
@@ -81,7 +92,7 @@ export class WsCaptureSession {
     flow.websocketMessage = msg;
     flow.setRequestBody(Buffer.from(text), { decodedJson: body });
     if (note) flow.requestBodyNote = note;
-    flow.setResponseHead(101, this.init.upgradeResponseHeaders);
+    flow.setResponseHead(101, this.init.upgradeResponseHeaders, { rateLimits: this.handshakeRateLimits });
     this.current = flow;
     this.currentInput = fullInput;
   }
@@ -90,7 +101,9 @@ export class WsCaptureSession {
   onServerText(text: string): void {
     const flow = this.current;
     const { type, data: msg } = flow ? flow.recordText(text, 'message', { source: 'message' }) : eventOfText(text, 'message', 'message');
-    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(parseRateLimitEvent(msg, Date.now()));
+    // Every reading reaches the live state here, once: recordEvent has parsed it into the flow;
+    // with nothing captured (paused, between turns) it is parsed here.
+    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(flow?.rateLimits ?? parseRateLimitEvent(msg, Date.now()));
     if (!flow) return;
     if (TERMINAL.has(type)) void this.finish();
     else if (type === 'error' && isObj(msg)) {

@@ -105,6 +105,7 @@ export function createWsRelay(deps: RelayDeps) {
     }
     const target = decision.url.replace(/^http/, 'ws');
     let upgradeHeaders: HeaderPairs = [];
+    let upgradedAt = 0;
     // Through the same outbound proxy as HTTP requests, tunnelled with CONNECT.
     const proxy = proxyFor(decision.url, deps.env);
     const up = new WebSocket(target, {
@@ -118,7 +119,10 @@ export function createWsRelay(deps: RelayDeps) {
     socket.once('close', () => {
       if (!settled) up.terminate(); // Codex gave up before the upstream answered
     });
-    up.on('upgrade', (res) => (upgradeHeaders = pairsOf(res.headers)));
+    up.on('upgrade', (res) => {
+      upgradeHeaders = pairsOf(res.headers);
+      upgradedAt = Date.now();
+    });
     up.on('unexpected-response', (_r, res) => {
       settled = true;
       const chunks: Buffer[] = [];
@@ -153,7 +157,7 @@ export function createWsRelay(deps: RelayDeps) {
         req,
         upgradeHeaders.filter(([k]) => !NOT_COPIED.has(k)).map(([k, v]) => `${k}: ${v}`),
       );
-      wss.handleUpgrade(req, socket, head, (client) => bridge(req, client, up, decision.url, decision.route, upgradeHeaders));
+      wss.handleUpgrade(req, socket, head, (client) => bridge(req, client, up, decision.url, decision.route, upgradeHeaders, upgradedAt));
     });
   }
 
@@ -164,6 +168,7 @@ export function createWsRelay(deps: RelayDeps) {
     upstreamUrl: string,
     route: RelayConnectionRoute,
     upgradeHeaders: HeaderPairs,
+    upgradedAt: number,
   ): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const session = new WsCaptureSession({
@@ -172,6 +177,7 @@ export function createWsRelay(deps: RelayDeps) {
       upstreamUrl,
       handshakeHeaders: pairsOf(req.headers),
       upgradeResponseHeaders: upgradeHeaders,
+      upgradedAt,
       route,
       maxCaptureBytes: deps.maxCaptureBytes,
       addons: deps.addons,

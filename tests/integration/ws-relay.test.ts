@@ -155,6 +155,33 @@ describe('the WebSocket relay', () => {
     client.ws.close();
   });
 
+  it('keeps the newest rate-limit reading when a later turn brings none: the 101 headers date from the handshake', async () => {
+    const limited = await startFakeUpstream();
+    acceptWebSockets(limited, {
+      upgradeHeaders: { 'x-codex-primary-used-percent': '10', 'x-codex-primary-window-minutes': '300' },
+      scenario: (req) => {
+        const reading = { type: 'codex.rate_limits', rate_limits: { primary: { used_percent: 40, window_minutes: 300 } } };
+        const first = req.body.input.at(-1)?.content?.[0]?.text === 'first';
+        return { kind: 'sse', events: [...(first ? [reading] : []), ...response([message('ok')])] };
+      },
+    });
+    const c2 = await startTestCompanion({ apiUpstream: limited.baseUrl });
+    try {
+      const client = await connect(c2);
+      client.ws.send(create('turn-rl-1', [user('first')]));
+      await client.next('response.completed');
+      client.received.length = 0;
+      client.ws.send(create('turn-rl-2', [user('second')]));
+      await client.next('response.completed');
+      client.ws.close();
+      await c2.idle();
+      expect(c2.rateLimits.get()?.codex[0].primary?.usedPercent).toBe(40);
+    } finally {
+      await c2.dispose();
+      await limited.close();
+    }
+  });
+
   it('records a wrapped error frame as a failed exchange with its status and error', async () => {
     fake.setScenario(() => ({ kind: 'json', status: 429, body: { error: { type: 'usage_limit_reached', message: 'limit' } } }));
     try {
