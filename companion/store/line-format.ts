@@ -1,9 +1,11 @@
 /**
  * @module One line of a store file: a JSON object whose last key `k` is the CRC-32 of the
  * line without it. A line that fails its check is corrupt; a final line without its newline is
- * torn. Either costs that line only.
+ * torn. Either costs that line only. Large values travel inside a line packed: raw-deflated JSON
+ * in base64.
  */
 import zlib from 'node:zlib';
+import { promisify } from 'node:util';
 
 const TAIL = /,"k":(\d+)\}$/;
 
@@ -27,4 +29,21 @@ export function decodeLine<T = Record<string, unknown>>(line: string): Decoded<T
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
+}
+
+/** Packs a JSON text for a line field. */
+export function packJson(json: string): string {
+  return zlib.deflateRawSync(json).toString('base64');
+}
+
+const deflateRawAsync = promisify(zlib.deflateRaw);
+
+/** `packJson` on the thread pool, for texts large enough to stall the event loop. */
+export async function packJsonOffThread(json: string): Promise<string> {
+  return (await deflateRawAsync(json)).toString('base64');
+}
+
+/** Unpacks a `packJson` field. Throws when it does not inflate or is not JSON; callers name the damage. */
+export function unpackJson<T = unknown>(packed: string): T {
+  return JSON.parse(zlib.inflateRawSync(Buffer.from(packed, 'base64')).toString('utf8')) as T;
 }

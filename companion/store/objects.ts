@@ -4,8 +4,7 @@
  * use it show it as unreadable, and the next request that carries it stores it again.
  */
 import { createHash } from 'node:crypto';
-import zlib from 'node:zlib';
-import { decodeLine, encodeLine } from './line-format';
+import { decodeLine, encodeLine, packJson, unpackJson } from './line-format';
 import { LineLog, type LineRef } from './line-log';
 
 /** Values at least this long (as JSON) are stored deflated. */
@@ -58,9 +57,7 @@ export class ObjectStore {
     const missing = [...values].filter(([h]) => !this.index.has(h));
     if (missing.length === 0) return;
     const lines = missing.map(([h, json]) =>
-      json.length >= COMPRESS_FROM
-        ? encodeLine({ h, z: zlib.deflateRawSync(json).toString('base64') })
-        : encodeLine({ h, v: JSON.parse(json) as unknown }),
+      json.length >= COMPRESS_FROM ? encodeLine({ h, z: packJson(json) }) : encodeLine({ h, v: JSON.parse(json) as unknown }),
     );
     const refs = this.log.append(lines);
     missing.forEach(([h], i) => {
@@ -77,7 +74,7 @@ export class ObjectStore {
     if (!d.ok) return { ok: false, reason: `stored copy is corrupt (${d.reason})` };
     let value: unknown;
     try {
-      value = d.value.z !== undefined ? JSON.parse(zlib.inflateRawSync(Buffer.from(d.value.z, 'base64')).toString('utf8')) : d.value.v;
+      value = d.value.z !== undefined ? unpackJson(d.value.z) : d.value.v;
     } catch {
       return { ok: false, reason: 'stored copy is corrupt (cannot inflate)' };
     }

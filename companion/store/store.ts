@@ -6,14 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { promisify } from 'node:util';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { commonPrefix, joinRecord, splitRecord, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
 import { bucketName, ensureHome, paths, STORE_FORMAT, writePrivateFile } from './layout';
-import { decodeLine, encodeLine } from './line-format';
+import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from './line-format';
 import { LineLog, type LineRef } from './line-log';
 import { ObjectStore } from './objects';
 
@@ -74,7 +72,6 @@ export interface StoreStats {
 const MAX_PENDING = 2000;
 /** Payloads above this (characters of JSON) are compressed off the event loop. */
 const LARGE_PAYLOAD = 1024 * 1024;
-const deflateRawAsync = promisify(zlib.deflateRaw);
 
 export interface StoreOptions {
   home: string;
@@ -199,8 +196,8 @@ export class Store {
     this.insert(entry);
     bucket.lastActivity = Math.max(bucket.lastActivity, record.endedAt ?? record.startedAt);
     const json = JSON.stringify(split.payload);
-    const packed = json.length > LARGE_PAYLOAD ? await deflateRawAsync(json) : zlib.deflateRawSync(json);
-    const line = encodeLine({ t: 'x', id: record.id, s: split.summary, i: input, p: packed.toString('base64') });
+    const packed = json.length > LARGE_PAYLOAD ? await packJsonOffThread(json) : packJson(json);
+    const line = encodeLine({ t: 'x', id: record.id, s: split.summary, i: input, p: packed });
     this.enqueue({ entry, kind: 'record', objects: split.objects, line });
     this.drain();
   }
@@ -215,7 +212,7 @@ export class Store {
     e.summary = { ...e.summary, ...patch };
     e.analysisMemory = analysis;
     if (e.memory) e.memory = { ...e.memory, ...patch, analysis };
-    const payload = zlib.deflateRawSync(JSON.stringify(analysis)).toString('base64');
+    const payload = packJson(JSON.stringify(analysis));
     this.enqueue({ entry: e, kind: 'analysis', objects: new Map(), line: encodeLine({ t: 'a', id, s: patch, p: payload }) });
     this.drain();
     return Promise.resolve();
@@ -363,7 +360,7 @@ export class Store {
     const d = decodeLine<{ p: string }>(await e.bucket.log.read(e.analysisRef));
     if (!d.ok) return null; // a corrupt analysis is recomputable; the record stands without it
     try {
-      return JSON.parse(zlib.inflateRawSync(Buffer.from(d.value.p, 'base64')).toString('utf8')) as ExchangeRecord['analysis'];
+      return unpackJson<ExchangeRecord['analysis']>(d.value.p);
     } catch {
       return null;
     }
@@ -373,7 +370,7 @@ export class Store {
     const d = decodeLine<{ p: string }>(await e.bucket.log.read(e.ref!));
     if (!d.ok) return { ok: false, reason: `stored record is corrupt (${d.reason})` };
     try {
-      return { ok: true, value: JSON.parse(zlib.inflateRawSync(Buffer.from(d.value.p, 'base64')).toString('utf8')) as StoredPayload };
+      return { ok: true, value: unpackJson<StoredPayload>(d.value.p) };
     } catch {
       return { ok: false, reason: 'stored record is corrupt (cannot inflate)' };
     }

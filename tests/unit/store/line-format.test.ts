@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLine, encodeLine } from '../../../companion/store/line-format';
+import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from '../../../companion/store/line-format';
 
 describe('checked store lines', () => {
   it('round-trips an object and ends the line with a newline', () => {
@@ -18,5 +18,14 @@ describe('checked store lines', () => {
   it('rejects a torn line', () => {
     const line = encodeLine({ t: 'x', id: 'a' }).slice(0, -10);
     expect(decodeLine(line).ok).toBe(false);
+  });
+
+  it('packs JSON the same on and off the event loop, and refuses a damaged pack', async () => {
+    const json = JSON.stringify({ text: 'héllo '.repeat(100), n: [1, 2, 3] });
+    const packed = packJson(json);
+    expect(packed.length).toBeLessThan(json.length);
+    expect(await packJsonOffThread(json)).toBe(packed);
+    expect(unpackJson(packed)).toEqual(JSON.parse(json));
+    expect(() => unpackJson('not a pack')).toThrow();
   });
 });
