@@ -27,27 +27,15 @@ export interface ReceivedRequest {
   bytesWritten: number;
 }
 
-export type Chunking =
-  | 'whole'
-  | 'per-event'
-  /** Split every `n` bytes (can cut inside a UTF-8 character and inside CRLF). */
-  | { every: number }
-  /** Split at these byte offsets. */
-  | { at: number[] };
-
 export type Plan =
   | {
       kind: 'sse';
       status?: number;
       headers?: Record<string, string>;
       events: SseEvent[];
-      framing?: 'lf' | 'crlf';
-      /** Extra raw text placed before the events (comments, retry lines). */
-      prelude?: string;
-      chunking?: Chunking;
+      /** One write per event, the only chunking (byte-level splits are tested on the parsers directly). */
+      chunking?: 'per-event';
       chunkDelayMs?: number;
-      /** Stop after this many bytes: `end` closes cleanly, `destroy` resets the socket. */
-      cut?: { afterBytes: number; how: 'end' | 'destroy' };
       /** Wait for this promise before sending chunk number `index`. */
       hold?: { beforeChunk: number; until: Promise<void> };
     }
@@ -61,7 +49,6 @@ export type Plan =
       awaitDrain?: boolean;
     }
   | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
-  | { kind: 'destroy' }
   | { kind: 'hang' };
 
 export type Scenario = (req: ReceivedRequest) => Plan | Promise<Plan>;
@@ -80,7 +67,6 @@ export interface FakeUpstream {
   setScenario(s: Scenario): void;
   /** Handles WebSocket upgrades; by default they are refused with 426. */
   onUpgrade(handler: UpgradeHandler | null): void;
-  server: http.Server;
   close(): Promise<void>;
 }
 
@@ -104,28 +90,9 @@ function decodeBody(raw: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-function splitBuffer(buf: Buffer, chunking: Chunking, events: SseEvent[], framing: 'lf' | 'crlf', preludeBytes: number): Buffer[] {
-  if (chunking === 'whole') return [buf];
-  const cuts: number[] = [];
-  if (chunking === 'per-event') {
-    let offset = preludeBytes;
-    if (preludeBytes > 0) cuts.push(preludeBytes);
-    for (const e of events) {
-      offset += Buffer.byteLength(encodeSse([e], framing));
-      cuts.push(offset);
-    }
-  } else if ('every' in chunking) {
-    for (let i = chunking.every; i < buf.length; i += chunking.every) cuts.push(i);
-  } else {
-    cuts.push(...chunking.at);
-  }
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const c of [...cuts.filter((c) => c > 0 && c < buf.length).sort((a, b) => a - b), buf.length]) {
-    if (c > prev) out.push(buf.subarray(prev, c));
-    prev = c;
-  }
-  return out;
+/** The encoded events, one buffer per event. */
+function perEvent(events: SseEvent[]): Buffer[] {
+  return events.map((e) => Buffer.from(encodeSse([e])));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -133,9 +100,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse): Promise<void> {
   switch (plan.kind) {
     case 'hang':
-      return;
-    case 'destroy':
-      res.socket?.destroy();
       return;
     case 'json': {
       const text = JSON.stringify(plan.body);
@@ -166,11 +130,7 @@ async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse):
       return;
     }
     case 'sse': {
-      const framing = plan.framing ?? 'lf';
-      const prelude = plan.prelude ?? '';
-      let buf = Buffer.from(prelude + encodeSse(plan.events, framing));
-      if (plan.cut) buf = buf.subarray(0, plan.cut.afterBytes);
-      const chunks = splitBuffer(buf, plan.chunking ?? 'per-event', plan.events, framing, Buffer.byteLength(prelude));
+      const chunks = perEvent(plan.events);
       res.writeHead(plan.status ?? 200, { 'content-type': 'text/event-stream', ...plan.headers });
       res.flushHeaders();
       for (let i = 0; i < chunks.length; i++) {
@@ -179,10 +139,6 @@ async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse):
         res.write(chunks[i]);
         req.bytesWritten += chunks[i].length;
         if (plan.chunkDelayMs) await sleep(plan.chunkDelayMs);
-      }
-      if (plan.cut?.how === 'destroy') {
-        res.socket?.destroy();
-        return;
       }
       res.end();
       return;
@@ -252,7 +208,6 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     modelRequests: () => requests.filter(isModelRequest),
     setScenario: (s) => (scenario = s),
     onUpgrade: (h) => (upgrade = h),
-    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -112,8 +112,6 @@ export function acceptWebSockets(fake: FakeUpstream, opts: FakeWsOptions): FakeW
             error: (plan.body as any)?.error ?? plan.body,
             headers: plan.headers ?? {},
           });
-        } else if (plan.kind === 'destroy') {
-          ws.terminate();
         }
       });
     });
