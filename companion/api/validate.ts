@@ -1,6 +1,7 @@
 /** @module Request validation for the API: zod schemas in, a 400 with a readable message out. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { describeIssues } from '../protocol/issues';
 
 export function badRequest(c: Context, message: string): Response {
   return c.json({ error: 'bad_request', message }, 400);
@@ -10,9 +11,7 @@ export function notFound(c: Context, what: string): Response {
   return c.json({ error: 'not_found', message: `${what} not found` }, 404);
 }
 
-function describe(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ');
-}
+const describe = (err: z.ZodError) => describeIssues(err, 'value');
 
 /** Parses the query string; on failure returns the 400 response to send. */
 export function query<S extends z.ZodType>(c: Context, schema: S): { ok: true; value: z.infer<S> } | { ok: false; res: Response } {

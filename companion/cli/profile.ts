@@ -1,4 +1,5 @@
 /** @module `codex-devtools profile list|add|use|remove`: hot-switchable upstreams and keys. */
+import { describeIssues } from '../protocol/issues';
 import { ProfileInputSchema, type ProfilePublic, type ProfilesResponse } from '../protocol/profile';
 import { ProfileError, Profiles } from '../proxy/profiles';
 import { callApi, probe } from './client';
@@ -93,8 +94,7 @@ export async function profileCommand(args: string[]): Promise<number> {
           modelOverride: values.model ?? null,
           forwardCodexCredentials: values['forward-codex-credentials'] === true,
         });
-        if (!parsed.success)
-          throw new UsageError(`profile add: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        if (!parsed.success) throw new UsageError(`profile add: ${describeIssues(parsed.error, '')}`);
         const saved = local ? local.upsert(parsed.data) : ((await api('POST', '/profiles', parsed.data)) as ProfilePublic);
         console.log(
           `Saved profile ${saved.id} → ${saved.baseUrl}${saved.keyMasked ? ` (key ${saved.keyMasked})` : ''}. Switch with \`codex-devtools profile use ${saved.id}\`.`,

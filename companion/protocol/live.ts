@@ -8,6 +8,7 @@ import { ExchangeSummarySchema } from './exchange';
 import { ProfilePublicSchema } from './profile';
 import { RateLimitsSchema } from './ratelimits';
 import { UsageRollupSchema } from './analysis';
+import { describeIssues } from './issues';
 
 /** `full` (panel): summaries and live progress. `usage` (popup): usage, rate limits and profile only. */
 export const FeedScopeSchema = z.enum(['full', 'usage']);
@@ -114,9 +115,7 @@ function parseFrame<T>(schema: z.ZodType<T>, raw: string): Parsed<T> {
     return { ok: false, error: 'not JSON' };
   }
   const r = schema.safeParse(json);
-  return r.success
-    ? { ok: true, message: r.data }
-    : { ok: false, error: r.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ') };
+  return r.success ? { ok: true, message: r.data } : { ok: false, error: describeIssues(r.error, 'message') };
 }
 
 /** Parses a client frame (companion side). */
