@@ -177,19 +177,21 @@ export class ExchangeFlow {
   }
 
   /**
-   * The upstream answered: status and headers. A WebSocket turn passes its connection's 101 with
+   * The upstream answered: status and headers, which arrived at `at` (now by default; the forward
+   * path records them later, off its hot path). A WebSocket turn passes its connection's 101 with
    * the rate limits already read from it at the handshake (`rateLimits`), so they keep that time.
    */
-  setResponseHead(status: number, headers: HeaderPairs, opts: { rateLimits?: RateLimits | null } = {}): void {
+  setResponseHead(status: number, headers: HeaderPairs, opts: { at?: number; rateLimits?: RateLimits | null } = {}): void {
     if (this.ended) return;
-    this.firstByteAt ??= Date.now();
+    const at = opts.at ?? Date.now();
+    this.firstByteAt ??= at;
     this.responseStatus = status;
     this.responseHeaders = redactHeaders(headers);
     const map = new Map(headers);
     const contentType = map.get('content-type') ?? '';
     this.isSse = contentType.toLowerCase().includes('text/event-stream');
     this.rateLimits =
-      opts.rateLimits !== undefined ? opts.rateLimits : parseRateLimitHeaders([...map.keys()], (n) => map.get(n) ?? null, Date.now());
+      opts.rateLimits !== undefined ? opts.rateLimits : parseRateLimitHeaders([...map.keys()], (n) => map.get(n) ?? null, at);
     const encoding = parseEncoding(map.get('content-encoding') ?? null);
     if (this.isSse) {
       this.sse = new SseDecoder({

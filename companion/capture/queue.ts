@@ -1,7 +1,9 @@
 /**
  * @module The bounded queue between forwarding and capture. The forward path only enqueues
- * (O(1)); parsing happens on later ticks. When the queue holds more than its byte budget, the
- * chunk is not captured and its exchange is marked incomplete: Codex is never slowed down.
+ * (O(1)); parsing happens on later ticks, in the order things were queued. When the queue holds
+ * more than its byte budget, a response chunk is not captured and its exchange is marked
+ * incomplete: Codex is never slowed down. Tasks (the request body, the response head, the end)
+ * are never dropped: they hold no bytes beyond those being forwarded anyway.
  */
 import type { ExchangeFlow } from './flow';
 
@@ -35,7 +37,7 @@ export class CaptureQueue {
     this.schedule();
   }
 
-  /** Runs `run` after every chunk queued before it (used for the end of a flow). */
+  /** Runs `run` after everything queued before it and before anything queued after it. */
   pushTask(flow: ExchangeFlow, run: () => void | Promise<void>): void {
     this.tasks.push({ flow, run });
     this.schedule();
@@ -62,10 +64,16 @@ export class CaptureQueue {
         this.pendingBytes -= task.chunk.byteLength;
         if (!this.dropping.has(task.flow)) task.flow.pushResponseBytes(task.chunk);
       } else {
-        const p = Promise.resolve()
-          .then(task.run)
+        // Started here, not on a later microtask, so a head is applied before the chunks after it.
+        let started: void | Promise<void>;
+        try {
+          started = task.run();
+        } catch (err) {
+          started = Promise.reject(err);
+        }
+        const p = Promise.resolve(started)
           .catch(() => {
-            // end-of-flow work reports its own failures through the addon manager
+            // capture steps report their own failures through the addon manager; none may stop the drain
           })
           .finally(() => {
             this.running.delete(p);

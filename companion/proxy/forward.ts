@@ -101,11 +101,12 @@ export function createForwardHandler(deps: ForwardDeps) {
         return new Response(null, { status: 400 });
       }
     }
-    flow?.setRequestBody(raw);
 
     if (!decision.ok) {
       const res = openAiError(decision.status, 'profile_unusable', decision.message, 'codex_devtools_profile');
       if (flow) {
+        // Nothing is forwarded, so nothing waits: recorded right away.
+        flow.setRequestBody(raw);
         flow.setResponseHead(decision.status, headerPairs(res.headers));
         flow.pushResponseBytes(Buffer.from(await res.clone().arrayBuffer()));
         await flow.finishResponse();
@@ -133,6 +134,8 @@ async function send(
     }
   }
   const outHeaders = withoutHopByHop(decision.headers, drop);
+  // Parsing the body (often megabytes of history) and the request hooks wait until it is sent.
+  if (flow) deps.queue.pushTask(flow, () => flow.setRequestBody(raw));
   const abort = new AbortController();
   const onClientAbort = () => abort.abort(new Error('Codex closed the connection'));
   req.signal.addEventListener('abort', onClientAbort, { once: true });
@@ -166,7 +169,10 @@ async function send(
   }
 
   const pairs = headerPairsOf(res.headers);
-  flow?.setResponseHead(res.statusCode, pairs);
+  if (flow) {
+    const at = Date.now();
+    deps.queue.pushTask(flow, () => flow.setResponseHead(res.statusCode, pairs, { at }));
+  }
   const outResponseHeaders = new Headers();
   for (const [k, v] of withoutHopByHop(pairs)) outResponseHeaders.append(k, v);
 
