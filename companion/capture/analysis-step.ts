@@ -37,13 +37,15 @@ function loadPrices(home: string): PriceState {
 
 /**
  * What the analysis reads of a record: everything but the raw event log and non-streamed body,
- * which can be megabytes and would only be copied to the worker for nothing.
+ * which can be megabytes, and the record's own analysis (a previous exchange carries one); the
+ * analysis reads none of them, so they would only be copied to the worker and kept for nothing.
  */
 function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
-  return (r ? { ...r, response: { ...r.response, events: [], body: undefined } } : r) as T;
+  return (r ? { ...r, analysis: undefined, response: { ...r.response, events: [], body: undefined } } : r) as T;
 }
 
 export class AnalysisStep {
+  /** The last records analysed, as the analysis reads them, to serve as the next one's previous. */
   private readonly recent = new Map<string, ExchangeRecord>();
   private readonly windows = new Map<string, number>();
   private readonly pool: AnalysisPool;
@@ -103,7 +105,7 @@ export class AnalysisStep {
       this.lastFailure = `analysis of ${record.id} failed: ${describeError(err)}`;
       this.log.error(this.lastFailure);
     }
-    this.recent.set(record.id, record);
+    this.recent.set(record.id, forAnalysis(record));
     if (this.recent.size > KEEP_RECORDS) this.recent.delete(this.recent.keys().next().value as string);
     return patch;
   }
