@@ -2,7 +2,7 @@
  * @module Glue between the store and the analysis roll-ups for `/api/usage`, `/api/sessions` and
  * the live feed's counters: this selects the summaries; the analysis stage does the sums.
  */
-import { buildSessionThreads, rollupUsage, sessionCacheReport, usageByThread, usageReport } from './analysis';
+import { buildSessionThreads, rollupUsage, sessionCacheReport, usageByThread, usageByTurn, usageReport } from './analysis';
 import type { Reports, UsageQuery } from './context';
 import type { UsageResponse, SessionsResponse } from './protocol/api';
 import type { ExchangeSummary } from './protocol/exchange';
@@ -48,6 +48,7 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
         byDay: report.byDay,
         byModel: report.byModel,
         byThread: usageByThread(items),
+        byTurn: usageByTurn(items),
         timeZone,
       };
     },
@@ -65,6 +66,7 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
         endedAt: list.reduce<number | null>((m, s) => (s.endedAt !== null && (m === null || s.endedAt > m) ? s.endedAt : m), null),
         totals: rollupUsage(list),
         threads: buildSessionThreads(list)[0]?.roots ?? [],
+        turns: usageByTurn(list),
         cache: sessionCacheReport(list),
       }));
       return { sessions: sessions.sort((a, b) => b.startedAt - a.startedAt) };

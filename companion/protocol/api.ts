@@ -1,6 +1,6 @@
 /** @module REST API response shapes under `/api`. */
 import { z } from 'zod';
-import { SessionCacheReportSchema, SessionThreadsSchema, UsageReportSchema, UsageRollupSchema } from './analysis';
+import { SessionCacheReportSchema, SessionThreadsSchema, TurnUsageSchema, UsageReportSchema, UsageRollupSchema } from './analysis';
 import { ExchangeSummarySchema } from './exchange';
 import { CaptureStateSchema } from './live';
 import { RateLimitsSchema } from './ratelimits';
@@ -61,6 +61,8 @@ export const UsageResponseSchema = UsageRollupSchema.extend({
   byDay: UsageReportSchema.shape.byDay,
   byModel: UsageReportSchema.shape.byModel,
   byThread: z.array(UsageRollupSchema.extend({ sessionId: z.string().nullable(), threadId: z.string().nullable() })),
+  /** One row per turn of each thread (a sub-agent's turns are its own), oldest first. */
+  byTurn: z.array(TurnUsageSchema),
   timeZone: z.string(),
 });
 export type UsageResponse = z.infer<typeof UsageResponseSchema>;
@@ -71,6 +73,8 @@ export const SessionReportSchema = z.object({
   endedAt: z.number().nullable(),
   totals: UsageRollupSchema,
   threads: SessionThreadsSchema.shape.roots,
+  /** The session's turns, oldest first: what each user request cost, per agent. */
+  turns: z.array(TurnUsageSchema),
   cache: SessionCacheReportSchema,
 });
 export type SessionReport = z.infer<typeof SessionReportSchema>;
