@@ -17,8 +17,10 @@ export interface LiveFeedEvents {
   /** The socket is open and the hello went out. */
   open(): void;
   frame(raw: string): void;
-  /** `retryInMs` is null when no retry is scheduled (stopped, held, or unpaired). */
+  /** `retryInMs` is null when no retry is scheduled (stopped or held). */
   closed(info: CloseInfo, retryInMs: number | null): void;
+  /** No pairing, so no socket was opened and none is retried until `retryNow` (a new pairing). */
+  unpaired(): void;
 }
 
 export interface LiveFeedOptions {
@@ -100,7 +102,7 @@ export class LiveFeed {
     if (!this.running) return;
     const target = this.opts.target();
     if (!target) {
-      this.opts.events.closed({ code: 0, reason: 'not paired' }, null);
+      this.opts.events.unpaired();
       return;
     }
     this.opts.events.connecting(this.attempt + 1);

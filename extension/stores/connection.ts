@@ -70,7 +70,7 @@ export const useConnectionStore = defineStore('connection', () => {
       backoff: opts.backoff,
       idleTimeoutMs: opts.idleTimeoutMs,
       target: () => (settings.token ? { url: settings.feedUrl, token: settings.token } : null),
-      events: { connecting, open: opened, frame: receive, closed },
+      events: { connecting, open: opened, frame: receive, closed, unpaired },
     });
     feed.start();
   }
@@ -108,16 +108,18 @@ export const useConnectionStore = defineStore('connection', () => {
   function closed(info: CloseInfo, retryInMs: number | null): void {
     snapshotPending.value = false;
     queue = [];
-    if (info.reason === 'not paired' && info.code === 0) {
-      status.value = 'unpaired';
-      void probe();
-      return;
-    }
     close.value = { ...info, at: Date.now() };
     retryAt.value = retryInMs === null ? null : Date.now() + retryInMs;
     if (status.value === 'unauthorized' || status.value === 'mismatch') return;
     offlineSince.value ??= Date.now();
     status.value = 'offline';
+  }
+
+  function unpaired(): void {
+    snapshotPending.value = false;
+    queue = [];
+    status.value = 'unpaired';
+    void probe();
   }
 
   async function probe(): Promise<void> {
