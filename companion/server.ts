@@ -31,8 +31,6 @@ import { createReports } from './reports';
 import { Store } from './store/store';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
-export { DEFAULT_PORT, DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES } from './defaults';
-
 export interface CompanionOptions {
   home: string;
   /** 0 picks a free port (tests). */

@@ -3,8 +3,10 @@
  * request resends the whole history plus the previous response's items and a tool output.
  * Elided prose is filled back in at its original length with word-like text. Test-only.
  */
+import type { ExchangeRecord } from '../../companion/protocol/exchange';
 import { prng } from './chunks';
 import { loadFixture } from './fixtures';
+import { replay } from './flows';
 import { encodeSse, functionCall, reasoning, response, type SseEvent } from './sse';
 import { fakeKey } from './keys';
 
@@ -72,4 +74,12 @@ export function codexSession(n: number, seed = 42): SessionStep[] {
     });
   }
   return steps;
+}
+
+/** A step as live capture records it: replayed through ExchangeFlow (flows.ts). */
+export function stepRecord(step: SessionStep): Promise<ExchangeRecord> {
+  return replay(
+    { headers: step.headers, body: step.body },
+    { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) },
+  );
 }

@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Store } from '../../companion/store/store';
 import { createLogger } from '../../companion/lib/log';
-import { replay } from './flows';
-import { codexSession } from './session';
+import { codexSession, stepRecord } from './session';
 
 function dirBytes(dir: string): number {
   let n = 0;
@@ -23,8 +22,7 @@ export async function measureStorage(home: string, n: number): Promise<{ naive: 
   let naive = 0;
   for (const step of codexSession(n)) {
     naive += Buffer.byteLength(JSON.stringify({ request: step.body, sse: step.sse }) + '\n');
-    const response = { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) };
-    await store.append(await replay({ headers: step.headers, body: step.body }, response));
+    await store.append(await stepRecord(step));
   }
   return { naive, stored: dirBytes(home) };
 }

@@ -5,8 +5,8 @@ import { Store } from '../../../companion/store/store';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { httpFixtureNames, loadFixture } from '../../support/fixtures';
-import { replay, replayFixture } from '../../support/flows';
-import { codexSession } from '../../support/session';
+import { replayFixture } from '../../support/flows';
+import { codexSession, stepRecord } from '../../support/session';
 import { tempHome } from '../../support/companion';
 import { measureStorage } from '../../support/storage-ratio';
 
@@ -23,14 +23,7 @@ afterEach(() => {
 
 async function sessionRecords(n: number): Promise<ExchangeRecord[]> {
   const out: ExchangeRecord[] = [];
-  for (const step of codexSession(n)) {
-    out.push(
-      await replay(
-        { headers: step.headers, body: step.body },
-        { status: 200, headers: { 'content-type': 'text/event-stream' }, bytes: Buffer.from(step.sse) },
-      ),
-    );
-  }
+  for (const step of codexSession(n)) out.push(await stepRecord(step));
   return out;
 }
 
