@@ -16,6 +16,7 @@ import type { ExchangeFlow } from './capture/flow';
 import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
+import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
 import { LiveHub, type HubOptions } from './live/hub';
@@ -141,7 +142,13 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   profiles.onChange((p) => {
     for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
   });
-  const server = http.createServer(getRequestListener(app.fetch));
+  // The Host check runs before the request is handed to Hono, which would build a URL from it
+  // (and answer 400 or throw on a value the URL parser rejects).
+  const listener = getRequestListener(app.fetch);
+  const server = http.createServer((req, res) => {
+    if (addressedToLoopback(req)) return void listener(req, res);
+    res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
+  });
   const upgrades = createUpgradeHandler({
     hub,
     relay: relay?.handle,

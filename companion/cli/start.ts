@@ -5,6 +5,7 @@ import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
+import { maskUrl } from '../lib/url-secrets';
 import { probe } from './client';
 import { UsageError } from './errors';
 import { home, logLevel, parse, port, size, START, url } from './options';
@@ -103,7 +104,7 @@ export function banner(c: Companion, recorded: string | null = null): string {
 
 /** Where API-key requests go when setup's record chose it, and why (start and run print it). */
 export function forwardingNote(recorded: string): string {
-  return `API-key requests go on to ${recorded}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
+  return `API-key requests go on to ${maskUrl(recorded)}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */
