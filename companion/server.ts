@@ -17,6 +17,8 @@ import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
 import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
+import { probe } from './lib/probe';
+import { acquireStateLock, type StateLock } from './lib/state-lock';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
 import { LiveHub, type HubOptions } from './live/hub';
@@ -29,6 +31,7 @@ import { headerPairsOf } from './proxy/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
+import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
@@ -68,6 +71,17 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const host = opts.host ?? '127.0.0.1';
   const home = opts.home;
+  // Before anything touches the state directory: a second companion on it must not write there.
+  const lock = await acquireStateLock(home, COMPANION_VERSION, async (held) => (await probe(held.port)).kind === 'companion');
+  try {
+    return await startLocked(opts, log, host, home, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(opts: CompanionOptions, log: Logger, host: string, home: string, lock: StateLock): Promise<Companion> {
   const token = tokenSource(home);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const addons = new AddonManager(log);
@@ -179,6 +193,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     });
   });
   const port = (server.address() as AddressInfo).port;
+  lock.setPort(port);
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     hub.close();
@@ -190,6 +205,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
     await analysis.close();
+    lock.release();
   };
   return {
     ...ctx,

@@ -6,7 +6,8 @@ import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
 import { maskUrl } from '../lib/url-secrets';
-import { probe } from './client';
+import { StateDirLocked } from '../lib/state-lock';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
 import { home, logLevel, parse, port, size, START, url } from './options';
 import { extensionDirs, pairingLink } from './paths';
@@ -51,6 +52,7 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   try {
     return await startCompanion(opts);
   } catch (err) {
+    if (err instanceof StateDirLocked) throw new UsageError(err.message, 1);
     if ((err as { code?: string }).code === 'EADDRINUSE') {
       throw new UsageError(
         `Port ${p} on 127.0.0.1 is taken by another program. Free it, or pick another port with --port (and point Codex and the extension at it).`,
