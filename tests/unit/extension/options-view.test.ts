@@ -62,7 +62,19 @@ describe('the options page', () => {
   it('offers every doc language and stores the choice', async () => {
     const w = await open();
     const select = w.get('[data-testid="doc-language"]');
-    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual(['auto', 'en', 'zh', 'pt-BR', 'ru', 'ja', 'es', 'de', 'fr']);
+    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual([
+      'auto',
+      'en',
+      'zh',
+      'zh-TW',
+      'ja',
+      'ko',
+      'pt-BR',
+      'ru',
+      'es',
+      'de',
+      'fr',
+    ]);
     await select.setValue('pt-BR');
     await flushPromises();
     expect((await readSettings()).docLanguage).toBe('pt-BR');
