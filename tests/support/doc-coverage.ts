@@ -371,7 +371,7 @@ function compareDoc(
     for (const [key, entry] of englishGlossary.entries) {
       const term = glossary.entries.get(key);
       if (!term?.term || !usesEnglishTerm(enProse, entry) || usesTranslatedTerm(ownProse, term)) continue;
-      missing.push(`${key}: ${[term.term, ...term.forms].join(' / ')}`);
+      missing.push(`${key}: ${term.term}${term.forms.length ? ' (or one of its forms)' : ''}`);
     }
     add(problems, 'glossaryTerms', name, missing);
   }

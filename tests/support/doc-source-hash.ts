@@ -39,25 +39,23 @@ export function recordedSource(text: string): string | null {
   return typeof source === 'string' && source !== '' ? source : null;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const lang = process.argv[2];
+/** `<name> <hash>` per English doc; with a language, only its translations that lack the current hash. */
+function report(lang: string | undefined): string[] {
   const hashes = englishHashes();
-  if (!lang) {
-    for (const [name, hash] of hashes) process.stdout.write(`${name} ${hash}\n`);
-  } else {
-    let stale = 0;
-    for (const [name, hash] of hashes) {
-      const file = path.join(CONCEPTS_DIR, lang, `${name}.md`);
-      if (!fs.existsSync(file)) {
-        process.stdout.write(`${name} ${hash} (no translation yet)\n`);
-        stale++;
-        continue;
-      }
-      const recorded = recordedSource(fs.readFileSync(file, 'utf8'));
-      if (recorded === hash) continue;
-      process.stdout.write(`${name} ${hash} (${recorded ? `records ${recorded}: English changed since` : 'no source'})\n`);
-      stale++;
-    }
-    if (stale === 0) process.stdout.write(`${lang}: every translation records the current English hash\n`);
+  if (!lang) return [...hashes].map(([name, hash]) => `${name} ${hash}`);
+  const lines: string[] = [];
+  for (const [name, hash] of hashes) {
+    const file = path.join(CONCEPTS_DIR, lang, `${name}.md`);
+    const recorded = fs.existsSync(file) ? recordedSource(fs.readFileSync(file, 'utf8')) : undefined;
+    if (recorded === hash) continue;
+    const why =
+      recorded === undefined ? 'no translation yet' : recorded === null ? 'no source' : `records ${recorded}: English changed since`;
+    lines.push(`${name} ${hash} (${why})`);
   }
+  return lines.length ? lines : [`${lang}: every translation records the current English hash`];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.stdout.on('error', () => process.exit(0)); // a closed pipe (`| head`) is not an error
+  process.stdout.write(report(process.argv[2]).join('\n') + '\n');
 }
