@@ -79,4 +79,16 @@ describe('the options page', () => {
     await flushPromises();
     expect((await readSettings()).docLanguage).toBe('pt-BR');
   });
+
+  it('shows the open doc in the language chosen, switching as the choice changes', async () => {
+    const w = await open();
+    await w.get('[data-testid="doc-language"]').setValue('en');
+    await flushPromises();
+    await w.get('[data-testid="open-pairing-doc"]').trigger('click');
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('Pairing: what the companion can and cannot see');
+    await w.get('[data-testid="doc-language"]').setValue('ru');
+    await flushPromises();
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('Сопряжение: что компаньон видит и чего не видит');
+    expect(w.find('[data-testid="doc-fallback"]').exists()).toBe(false);
+  });
 });
