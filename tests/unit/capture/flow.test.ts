@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpFixtureNames, loadFixture } from '../../support/fixtures';
+import { fixtureSse, httpFixtureNames, loadFixture } from '../../support/fixtures';
 import { replay, replayFixture } from '../../support/flows';
 import { encodeSse, functionCall, message, plainItem, reasoning, response } from '../../support/sse';
 import { seededSplits } from '../../support/chunks';
@@ -50,6 +50,17 @@ describe('capture of a recorded exchange', () => {
     for (const chunks of seededSplits(Buffer.from(encodeSse(f.response_sent_by_fake_upstream.sse_events!, 'crlf')), 10, 7)) {
       const r = await replayFixture(f, { responseBytes: Buffer.concat(chunks), chunks: () => chunks });
       expect(strip(r)).toEqual(strip(whole));
+    }
+  });
+
+  it('records a correctly ended CR-only stream as completed, however it is chunked', async () => {
+    const f = loadFixture('c-reasoning-2');
+    const bytes = fixtureSse(f, 'cr');
+    for (const chunks of [[bytes], ...seededSplits(bytes, 5, 3)]) {
+      const r = await replay(req(f.request.body), ok(bytes), { chunks: () => chunks });
+      expect(r.status).toBe('completed');
+      expect(r.error).toBeNull();
+      expect(r.response.events.every((e) => e.invalid === undefined)).toBe(true);
     }
   });
 
