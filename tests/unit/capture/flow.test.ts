@@ -178,6 +178,25 @@ describe('capture of a recorded exchange', () => {
     expect(r.error).toEqual({ code: 'error_event', message: 'slow down', upstreamCode: 'rate_limit_exceeded' });
   });
 
+  it('ends as an upstream error carrying the text when an error event has non-JSON data', async () => {
+    const head = sse(response([message('hi')], { end: 'none' }));
+    const bytes = Buffer.concat([head, Buffer.from('event: error\ndata: upstream overloaded, try again\n\n')]);
+    const r = await replay(req(), ok(bytes));
+    expect(r.status).toBe('failed');
+    expect(r.error).toEqual({ code: 'error_event', message: 'upstream overloaded, try again', upstreamCode: null });
+    expect(r.response.events.at(-1)).toMatchObject({
+      type: 'error',
+      data: 'upstream overloaded, try again',
+      invalid: 'data is not valid JSON',
+    });
+  });
+
+  it('does not take an error event cut off by the end of the stream as the upstream error', async () => {
+    const head = sse(response([message('hi')], { end: 'none' }));
+    const r = await replay(req(), ok(Buffer.concat([head, Buffer.from('event: error\ndata: upstream overl')])));
+    expect(r.error?.code).toBe('stream_truncated');
+  });
+
   it('ends as failed when the stream closes before response.completed, keeping what arrived', async () => {
     const full = sse(response([message('Hello there')]));
     const cut = full.subarray(0, full.indexOf('response.output_text.done') + 40);
