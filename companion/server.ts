@@ -79,8 +79,10 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
+    // Writes that failed count while they wait: once they are on disk, they are no error anymore.
+    const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
+    const last = storeLast ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
+    return { count: s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
@@ -190,6 +192,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
     await analysis.close();
+    store.close();
   };
   return {
     ...ctx,

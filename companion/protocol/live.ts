@@ -40,6 +40,8 @@ export const CaptureStateSchema = z.object({
   /** Capture or storage failures so far (forwarding never stopped for them). */
   errors: z.number().int().nonnegative(),
   lastError: z.string().nullable(),
+  /** Present when the last pause/resume took effect but could not be saved (e.g. a full disk). */
+  saveError: z.string().optional(),
 });
 export type CaptureState = z.infer<typeof CaptureStateSchema>;
 

@@ -40,7 +40,13 @@ export function ensureHome(home: string): void {
 /** Writes a small file atomically with mode 0600 (temp file + rename). */
 export function writePrivateFile(file: string, data: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, data, { mode: 0o600 });
-  fs.chmodSync(tmp, 0o600);
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    fs.chmodSync(tmp, 0o600);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    // A half-written temp file (full disk) would only take more space; the old file stays intact.
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
 }

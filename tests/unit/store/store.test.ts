@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Store } from '../../../companion/store/store';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
@@ -158,6 +158,37 @@ describe('the durable store', () => {
     expect(store.stats().pendingWrites).toBe(0);
     const reopened = Store.open({ home: h, log });
     for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
+  });
+
+  it('retries failed writes on a timer with backoff, counts each failed write once, and marks the recovery', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log, retryDelayMs: { first: 1000, max: 4000 } });
+    const records = await sessionRecords(2);
+    await store.append(records[0]);
+    const file = path.join(sessionDir(h), 'log.jsonl');
+    const saved = file + '.saved';
+    fs.renameSync(file, saved);
+    fs.symlinkSync('/dev/full', file);
+    vi.useFakeTimers();
+    try {
+      await store.append(records[1]);
+      expect(store.stats()).toMatchObject({ writeErrors: 1, pendingWrites: 1, writeFailing: true });
+      // Retries at 1 s, 2 s, 4 s, 4 s: all fail, none is a new failed write.
+      vi.advanceTimersByTime(1000 + 2000 + 4000 + 4000);
+      expect(store.stats()).toMatchObject({ writeErrors: 1, pendingWrites: 1, writeFailing: true });
+      expect(store.stats().lastWriteError).toMatchObject({ message: expect.stringMatching(/ENOSPC/), recoveredAt: null });
+      fs.unlinkSync(file);
+      fs.renameSync(saved, file);
+      // Space is back: the next retry writes the pending record without any new write arriving.
+      vi.advanceTimersByTime(4000);
+      expect(store.stats()).toMatchObject({ writeErrors: 1, pendingWrites: 0, writeFailing: false });
+      expect(store.stats().lastWriteError?.recoveredAt).toEqual(expect.any(Number));
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      store.close();
+    }
+    expect(await Store.open({ home: h, log }).get(records[1].id)).toEqual(records[1]);
   });
 
   it('deletes a session, clears everything, and prunes the oldest sessions past its size cap', async () => {
