@@ -11,7 +11,7 @@ import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { commonPrefix, joinRecord, splitRecord, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
-import { bucketName, ensureHome, paths, STORE_FORMAT, writePrivateFile } from './layout';
+import { bucketName, ensureHome, makePrivate, paths, STORE_FORMAT, writePrivateFile } from './layout';
 import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from './line-format';
 import { LineLog, type LineRef } from './line-log';
 import { ObjectStore } from './objects';
@@ -143,9 +143,19 @@ export class Store {
 
   private openBucket(name: string, dir: string): { bucket: Bucket; lines: (LineRef & { text: string })[] } {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const opened = LineLog.open(path.join(dir, 'log.jsonl'));
-    const objects = ObjectStore.open(path.join(dir, 'objects.jsonl'));
-    this.stats_.tornBytes += opened.tornBytes;
+    makePrivate(dir);
+    const logFile = path.join(dir, 'log.jsonl');
+    const objectsFile = path.join(dir, 'objects.jsonl');
+    const opened = LineLog.open(logFile);
+    const objects = ObjectStore.open(objectsFile);
+    for (const [file, torn] of [
+      [logFile, opened.tornBytes],
+      [objectsFile, objects.tornBytes],
+    ] as const) {
+      if (torn === 0) continue;
+      this.stats_.tornBytes += torn;
+      this.opts.log.warn(`store: cut off a torn final line (${torn} bytes) in ${file}: the companion stopped while writing it`);
+    }
     this.stats_.corruptLines += objects.corruptLines;
     const bucket: Bucket = { name, dir, log: opened.log, objects, lastActivity: 0, lastByThread: new Map() };
     this.buckets.set(name, bucket);
