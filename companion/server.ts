@@ -93,8 +93,10 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
+    // Writes that failed count while they wait: once they are on disk, they are no error anymore.
+    const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
+    const last = storeLast ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
+    return { count: s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
@@ -205,6 +207,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
     await analysis.close();
+    store.close();
     lock.release();
   };
   return {
