@@ -86,20 +86,7 @@ export function analyzeExchange(
   const hasBody = current.kind === 'model' && current.request.body !== null && typeof current.request.body === 'object';
   const diff = previous && hasBody ? diffExchanges(previous, current) : null;
   const windowModel = current.identity.model ?? model;
-  // Only model exchanges have a cache; `/models` and the like carry no usage.
-  const cache =
-    current.kind === 'model'
-      ? analyzeCache(current, previous, diff, cost, o)
-      : {
-          hitRate: null,
-          expectedCachedTokens: null,
-          miss: false,
-          reasons: [],
-          previousId: null,
-          idleMs: null,
-          missedTokens: null,
-          missCostUsd: null,
-        };
+  const cache = analyzeCache(current, previous, diff, cost, o);
   return {
     version: ANALYSIS_VERSION,
     cache,
@@ -119,6 +106,8 @@ export function analyzeExchange(
 /** The list-row brief of an analysis (the live feed's `cache`). */
 export function cacheBrief(a: ExchangeAnalysis): NonNullable<ExchangeSummary['cache']> {
   return {
+    verdict: a.cache.verdict,
+    why: a.cache.why,
     hitRate: a.cache.hitRate,
     miss: a.cache.miss,
     reasons: a.cache.reasons.map((r) => r.code),

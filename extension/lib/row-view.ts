@@ -1,5 +1,6 @@
 /** One list row's cells from a summary (and live progress): formatted honestly, unknown as "—", parts beside their wholes. */
 import type { ExchangeSummary } from '../../companion/protocol';
+import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
 import { UNKNOWN, fmtClock, fmtDuration, fmtInt, fmtRatio, fmtUsd } from './format';
 import { tokenFigures } from './token-figures';
@@ -70,9 +71,16 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
     output: estimated ? `~${fmtInt(progress?.estimatedOutputTokens ?? null)}` : fmtInt(t.output),
     outputEstimated: estimated,
     reasoning: fmtInt(t.reasoning),
-    cache: s.cache ? fmtRatio(s.cache.hitRate, 0, UNKNOWN) : UNKNOWN,
+    cache: !s.cache ? UNKNOWN : s.cache.verdict === 'not_applicable' ? 'n/a' : fmtRatio(s.cache.hitRate, 0, UNKNOWN),
     cacheMiss: s.cache?.miss ?? false,
-    cacheTitle: reasons.length ? `reasons: ${reasons.join(', ')}` : s.cache ? 'hit rate = cached / input' : 'no cache figures',
+    cacheTitle: !s.cache
+      ? 'no cache figures'
+      : [
+          `${verdictLabel(s.cache.verdict).text}: ${s.cache.why ?? 'hit rate = cached / input'}`,
+          reasons.length ? `reasons: ${reasons.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
     cost: streaming ? '…' : fmtUsd(s.costUsd),
     duration: fmtDuration((s.endedAt ?? (streaming ? now : null)) === null ? null : (s.endedAt ?? now) - s.startedAt),
     preview: s.preview ?? (s.error ? s.error.message : ''),

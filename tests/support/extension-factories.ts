@@ -67,7 +67,16 @@ export function fakeSummary(over: DeepPartial<ExchangeSummary> = {}): ExchangeSu
     preview: 'Hello from the fake upstream.',
     requestBytes: 12000,
     responseBytes: 3000,
-    cache: { hitRate: 0.82, miss: false, reasons: [], expectedCachedTokens: 4096, missedTokens: null, missCostUsd: null },
+    cache: {
+      verdict: 'hit',
+      why: 'read 4,096 cached tokens where 4,096 were expected',
+      hitRate: 0.82,
+      miss: false,
+      reasons: [],
+      expectedCachedTokens: 4096,
+      missedTokens: null,
+      missCostUsd: null,
+    },
     costUsd: 0.0023,
     facts: null,
   };

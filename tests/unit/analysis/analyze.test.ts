@@ -61,7 +61,8 @@ describe('analyzeExchange', () => {
     // No shortfall at all: a long idle time alone is not a miss.
     expect(cacheBrief(a).reasons).toEqual([]);
     const cold = cacheBrief(analyzeExchange(first, null));
-    expect(cold).toMatchObject({ miss: false, reasons: ['cold'], expectedCachedTokens: 0 });
+    expect(cold).toMatchObject({ verdict: 'cold', miss: false, reasons: [], expectedCachedTokens: 0 });
+    expect(cold.why).toContain('first request of this thread');
   });
 
   it('collects the facts roll-ups need: effort, service tier, spawn calls', async () => {
@@ -74,7 +75,12 @@ describe('analyzeExchange', () => {
 
   it('gives non-model exchanges no cache verdict', async () => {
     const record = { ...(await recordFrom(loadFixture('a-plain-text-1.json'))), kind: 'other' as const };
-    expect(analyzeExchange(record, null).cache).toMatchObject({ miss: false, reasons: [], expectedCachedTokens: null });
+    expect(analyzeExchange(record, null).cache).toMatchObject({
+      verdict: 'not_applicable',
+      miss: false,
+      reasons: [],
+      expectedCachedTokens: null,
+    });
   });
 
   it('analyses a 1 MB request in well under a second', async () => {

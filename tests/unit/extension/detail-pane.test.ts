@@ -10,6 +10,8 @@ import { useDetailStore } from '../../../extension/stores/detail';
 import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { useUiStore } from '../../../extension/stores/ui';
+import { loadFixture as loadHttpFixture } from '../../support/fixtures';
+import { replayFixture } from '../../support/flows';
 import { analyseAll, loadFixture, recordFrom } from '../../support/records';
 
 const ATTACK = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>';
@@ -31,15 +33,15 @@ beforeAll(async () => {
   [record] = analyseAll([await recordFrom(fx, { id: 'x-attack' })]);
 });
 
-async function openDetail(): Promise<VueWrapper> {
+async function openDetail(shown: ExchangeRecord = record): Promise<VueWrapper> {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify(record), { status: 200, headers: { 'content-type': 'application/json' } })),
+    vi.fn(async () => new Response(JSON.stringify(shown), { status: 200, headers: { 'content-type': 'application/json' } })),
   );
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
-  useExchangesStore().applySnapshot([record], { keepInFlight: false });
+  useExchangesStore().applySnapshot([shown], { keepInFlight: false });
   wrapper = mount(PanelApp, { global: { plugins: [pinia] }, attachTo: document.body });
-  await useDetailStore().select(record.id);
+  await useDetailStore().select(shown.id);
   await flushPromises();
   return wrapper;
 }
@@ -128,5 +130,19 @@ describe('the detail pane', () => {
     expect(u.get('[data-testid="cost-unknown"]').text()).toContain('gpt-6.1-sol');
     expect(u.get('[data-field="cached"]').text()).toBe(String(record.usage!.cachedTokens!.toLocaleString('en-US')));
     expect(u.text()).toContain('part of input_tokens');
+  });
+
+  it('calls the cache verdict of a 429 that never reached the model "not applicable", with its why, in the Cache tab and the row', async () => {
+    const [refused] = analyseAll([await replayFixture(loadHttpFixture('d-http429-usage-limit-1'), { id: 'x-429' })]);
+    const w = await openDetail(refused);
+    await tab(w, 'cache');
+    const verdict = w.get('[data-testid="cache-verdict"]');
+    expect(verdict.text()).toBe('not applicable');
+    expect(w.get('[data-testid="cache-why"]').text()).toContain('HTTP 429');
+    expect(w.find('[data-testid="cache-reasons"]').exists()).toBe(false);
+    expect(w.get('[data-testid="cache-tab"]').text()).not.toContain('no miss');
+    const row = w.get('[data-testid="exchange-row"] [data-col="cache"]');
+    expect(row.text()).toBe('n/a');
+    expect(row.attributes('title')).toContain('not applicable: HTTP 429');
   });
 });
