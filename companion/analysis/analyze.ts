@@ -9,7 +9,7 @@ import { analyzeCache, type CacheThresholds } from './cache';
 import { contextBreakdown } from './context';
 import { diffExchanges } from './diff';
 import { BUILTIN_PRICES } from './prices';
-import { costOf } from './pricing';
+import { priceExchange } from './pricing';
 import { readRequest } from './request-shape';
 import { spawnLinks } from './spawn-links';
 
@@ -76,13 +76,16 @@ export function analyzeExchange(
 ): ExchangeAnalysis {
   const o: AnalysisOptions = { ...DEFAULT_ANALYSIS_OPTIONS, ...options };
   const facts = exchangeFacts(current);
+  // The served model did the work and is priced; the requested one is named beside it.
   const model = current.model ?? current.route.modelSent;
-  const cost = costOf(o.prices, {
+  const priced = priceExchange(o.prices, {
     usage: current.usage,
     model,
+    requestedModel: current.route.modelRequested,
     serviceTier: facts.serviceTier,
     chatgptPlan: current.route.auth === 'chatgpt',
   });
+  const cost = priced.cost;
   const hasBody = current.kind === 'model' && current.request.body !== null && typeof current.request.body === 'object';
   const diff = previous && hasBody ? diffExchanges(previous, current) : null;
   const windowModel = current.identity.model ?? model;
@@ -97,8 +100,9 @@ export function analyzeExchange(
           contextWindow: windowModel ? o.contextWindow(windowModel) : null,
         })
       : null,
-    costUsd: cost?.usd ?? null,
+    costUsd: priced.usd,
     cost,
+    pricing: priced.pricing,
     facts,
   };
 }

@@ -274,12 +274,33 @@ export const CostBreakdownSchema = z.object({
   rates: RatesSchema,
   /** Token counts per rate: input − cached − cache write, cached, cache write, output (reasoning inside). */
   parts: z.object({ uncachedInput: tokens, cachedInput: tokens, cacheWrite: tokens, output: tokens }),
+  /** What each part costs at its rate (cache write at the input rate when it has none); they sum to `usd`. */
+  partsUsd: z.object({ uncachedInput: usd, cachedInput: usd, cacheWrite: usd, output: usd }).nullable().default(null),
   /** `api_equivalent` for ChatGPT-plan traffic, which is not billed per token. */
   basis: z.enum(['api', 'api_equivalent']),
   source: z.string(),
   asOf: z.string(),
 });
 export type CostBreakdown = z.infer<typeof CostBreakdownSchema>;
+
+/**
+ * Which model an exchange is priced as and how the price came out, in words the panel shows as
+ * they are. The served model (the one the response names) is priced, because it did the work;
+ * the model Codex requested is named beside it when they differ.
+ */
+export const PricingSchema = z.object({
+  /** `priced`; `zero_tokens` (0 input and 0 output: $0 at any price); `no_usage`; `no_model`; `unpriced`. */
+  status: z.enum(['priced', 'zero_tokens', 'no_usage', 'no_model', 'unpriced']),
+  /** The served model: the response's, else the one sent upstream. */
+  model: z.string().nullable(),
+  /** The model Codex asked for. */
+  requestedModel: z.string().nullable(),
+  /** One sentence: what was priced and why, or why there is no price and how to add one. */
+  note: z.string(),
+  /** For `unpriced`: a prices.json with a row to fill in for this model and tier. */
+  example: z.string().nullable().default(null),
+});
+export type Pricing = z.infer<typeof PricingSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Facts for roll-ups, and the analysis as a whole
@@ -324,6 +345,8 @@ export const ExchangeAnalysisSchema = z.object({
   /** Null when the model is unpriced or usage is unknown: never 0 for "unknown". */
   costUsd: usd.nullable(),
   cost: CostBreakdownSchema.nullable(),
+  /** Null in analyses stored before it existed. */
+  pricing: PricingSchema.nullable().default(null),
   facts: ExchangeFactsSchema,
 });
 export type ExchangeAnalysis = z.infer<typeof ExchangeAnalysisSchema>;
@@ -355,7 +378,7 @@ export const UsageRollupSchema = UsageTotalsSchema.extend({
   costUsd: usd,
   /** Part of `costUsd` from ChatGPT-plan traffic: an API-equivalent estimate, not a bill. */
   apiEquivalentUsd: usd,
-  /** input + output tokens of exchanges with usage but no price. */
+  /** input + output tokens of exchanges with usage but no price (exchanges of 0 tokens cost $0 and are priced). */
   unpricedTokens: tokens,
   unpricedExchanges: tokens,
   /** Model exchanges that ended without usage: they add nothing to any sum. */

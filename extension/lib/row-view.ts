@@ -2,6 +2,7 @@
 import type { ExchangeSummary } from '../../companion/protocol';
 import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
+import { modelView } from './model-view';
 import { UNKNOWN, fmtClock, fmtDuration, fmtInt, fmtRatio, fmtUsd } from './format';
 import { tokenFigures } from './token-figures';
 
@@ -20,6 +21,7 @@ export interface RowView {
   agent: string;
   agentTitle: string;
   model: string;
+  modelTitle: string;
   input: string;
   cached: string;
   output: string;
@@ -54,6 +56,7 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
   const streaming = s.status === 'streaming';
   const estimated = streaming && t.output === null && progress !== null;
   const reasons = s.cache?.reasons ?? [];
+  const m = modelView(s);
   return {
     time: fmtClock(s.startedAt),
     status: s.httpStatus && s.httpStatus >= 400 ? `${s.status} ${s.httpStatus}` : s.status,
@@ -65,7 +68,8 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
     agentTitle: [s.agent.role === 'main' ? 'main agent' : 'sub-agent', s.agent.name, s.agent.nickname, s.threadId]
       .filter(Boolean)
       .join(' · '),
-    model: s.model ?? UNKNOWN,
+    model: m.text,
+    modelTitle: m.title,
     input: fmtInt(t.input),
     cached: fmtInt(t.cached),
     output: estimated ? `~${fmtInt(progress?.estimatedOutputTokens ?? null)}` : fmtInt(t.output),

@@ -6,6 +6,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeRecord } from '../../../companion/protocol';
 import PanelApp from '../../../extension/components/panel/PanelApp.vue';
+import { EMPTY_FILTER, filterPredicate } from '../../../extension/lib/exchange-filter';
 import { useDetailStore } from '../../../extension/stores/detail';
 import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useSettingsStore } from '../../../extension/stores/settings';
@@ -127,7 +128,9 @@ describe('the detail pane', () => {
     const w = await openDetail();
     await tab(w, 'usage');
     const u = w.get('[data-testid="usage-tab"]');
-    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('gpt-6.1-sol');
+    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('no price is known for gpt-6.1-sol');
+    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('prices.json');
+    expect(u.get('[data-testid="price-row-example"]').text()).toContain('"model": "gpt-6.1-sol"');
     expect(u.get('[data-field="cached"]').text()).toBe(String(record.usage!.cachedTokens!.toLocaleString('en-US')));
     expect(u.text()).toContain('part of input_tokens');
   });
@@ -144,5 +147,29 @@ describe('the detail pane', () => {
     const row = w.get('[data-testid="exchange-row"] [data-col="cache"]');
     expect(row.text()).toBe('n/a');
     expect(row.attributes('title')).toContain('not applicable: HTTP 429');
+  });
+
+  it('shows "requested → served" when another model answered, prices the served one and says so, and finds it by either', async () => {
+    const fx = loadFixture('codemode-text-1.json');
+    for (const e of fx.response_sent_by_fake_upstream!.sse_events ?? []) {
+      const r = e.response as { model?: string } | undefined;
+      if (r?.model) r.model = 'gpt-5-codex';
+    }
+    const [served] = analyseAll([await recordFrom(fx, { id: 'x-served' })]);
+    const w = await openDetail(served);
+    expect(w.get('[data-testid="exchange-row"] [data-col="model"]').text()).toBe('gpt-6.1-sol → gpt-5-codex');
+    expect(w.get('[data-testid="detail-model"]').text()).toBe('gpt-6.1-sol → gpt-5-codex');
+    await tab(w, 'usage');
+    expect(w.get('[data-testid="priced-as"]').text()).toContain(
+      'priced as gpt-5-codex, the model that served the request (Codex requested gpt-6.1-sol)',
+    );
+    expect(w.get('[data-testid="cost-total"]').text()).toMatch(/^\$/);
+    for (const needle of ['gpt-6.1-sol', 'gpt-5-codex']) expect(filterPredicate({ ...EMPTY_FILTER, text: needle })(served)).toBe(true);
+    expect(filterPredicate({ ...EMPTY_FILTER, text: 'gpt-4o' })(served)).toBe(false);
+  });
+
+  it('shows the model alone when the one that answered is the one requested', async () => {
+    const w = await openDetail();
+    expect(w.get('[data-testid="exchange-row"] [data-col="model"]').text()).toBe('gpt-6.1-sol');
   });
 });
