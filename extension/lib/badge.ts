@@ -22,6 +22,8 @@ export interface BadgeInput {
   offline: boolean;
   capture: CaptureState | null;
   rateLimits: RateLimits | null;
+  /** Epoch milliseconds: a reading whose window has reset since no longer raises the badge. */
+  now?: number;
 }
 
 export function badgeFor(input: BadgeInput): Badge {
@@ -44,7 +46,7 @@ export function badgeFor(input: BadgeInput): Badge {
   const c = input.capture;
   if (c && c.errors > 0)
     return { text: '!', color: BADGE_RED, title: `${base}: ${c.errors} capture error(s). ${c.lastError ?? ''}`.trim() };
-  const used = highestUsedPercent(input.rateLimits);
+  const used = highestUsedPercent(input.rateLimits, input.now ?? Date.now());
   if (used !== null && used >= HIGH_USAGE_PERCENT)
     return {
       text: `${Math.min(100, Math.round(used))}%`,
