@@ -23,7 +23,16 @@ Options:
   --chatgpt-upstream <url> ChatGPT-login upstream (default https://chatgpt.com/backend-api/codex)
   --max-size <size>        prune the oldest sessions past this size (default 2g)
   --no-websocket           refuse Codex's WebSocket transport (Codex falls back to HTTP)
-  --log-level <level>      debug, info, warn or error (default info)`;
+  --log-level <level>      debug, info, warn or error (default info)
+
+OpenTelemetry export (off unless an endpoint is set; OTEL_EXPORTER_OTLP_* variables work too):
+  --otlp-endpoint <url>    OTLP/HTTP base URL (/v1/traces, /v1/metrics are appended); protobuf,
+                           or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+  --otlp-header <k=v>      header sent with every export (repeatable), e.g. an auth header
+  --otlp-resource <k=v>    resource attribute (repeatable), e.g. team=platform
+  --otlp-signals <list>    traces,metrics (default), traces or metrics
+  --otlp-content           also send prompt, response and tool text (off: counts and ids only)
+  --otlp-include-imported  also send imported history as spans (metrics stay live-only)`;
 
 /** Parses start options into companion options (shared with `run`). */
 export function companionOptions(values: Record<string, unknown>): CompanionOptions {
@@ -35,6 +44,14 @@ export function companionOptions(values: Record<string, unknown>): CompanionOpti
     maxStoreBytes: size(values['max-size'], DEFAULT_MAX_STORE_BYTES),
     websocket: values['no-websocket'] !== true,
     logLevel: logLevel(values['log-level']),
+    otlp: {
+      endpoint: values['otlp-endpoint'] as string | undefined,
+      headers: values['otlp-header'] as string[] | undefined,
+      resource: values['otlp-resource'] as string[] | undefined,
+      signals: values['otlp-signals'] as string | undefined,
+      content: values['otlp-content'] === true,
+      includeImported: values['otlp-include-imported'] === true,
+    },
   };
 }
 
@@ -50,6 +67,7 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   try {
     return await startCompanion(opts);
   } catch (err) {
+    if ((err as Error).name === 'OtlpConfigError') throw new UsageError((err as Error).message);
     if ((err as { code?: string }).code === 'EADDRINUSE') {
       throw new UsageError(
         `Port ${p} on 127.0.0.1 is taken by another program. Free it, or pick another port with --port (and point Codex and the extension at it).`,
