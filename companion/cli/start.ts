@@ -115,6 +115,12 @@ export function banner(c: Companion, recorded: string | null = null): string {
       `Codex is set up to go through codex-devtools (${cfg}): while this companion is stopped, Codex cannot reach its model. Undo with \`codex-devtools setup --remove\`.`,
     );
   }
+  const otlp = c.exportStatus();
+  if (otlp) {
+    const to = [otlp.traces && `traces → ${otlp.traces.endpoint}`, otlp.metrics && `metrics → ${otlp.metrics.endpoint}`].filter(Boolean);
+    const protocol = (otlp.traces ?? otlp.metrics)!.protocol;
+    lines.push('', `OpenTelemetry export (${protocol}): ${to.join(', ')}; ${otlp.content ? 'with' : 'no'} conversation text`);
+  }
   if (recorded) lines.push(forwardingNote(recorded));
   return lines.join('\n');
 }
@@ -149,8 +155,10 @@ export async function start(args: string[]): Promise<number> {
   const recorded = opts.apiUpstream ? null : recordedUpstream(opts.port!);
   if (recorded) opts.apiUpstream = recorded;
   const c = await startOrExplain(opts);
+  // Listening before the banner: a Ctrl-C right after it still closes the companion cleanly.
+  const interrupted = untilInterrupted();
   console.log(banner(c, recorded));
-  await untilInterrupted();
+  await interrupted;
   console.log('\ncodex-devtools: stopping…');
   await c.close();
   return 0;
