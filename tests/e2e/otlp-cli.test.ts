@@ -45,7 +45,9 @@ describe('codex-devtools start with OpenTelemetry export', () => {
       ]);
       expect(on.modules.length).toBeGreaterThan(0);
       // The banner says where export goes, with the credentials of the URL masked.
-      expect(on.output).toContain(`OpenTelemetry export (http/protobuf): traces → ${receiver.url}/v1/traces; no conversation text`);
+      expect(on.output).toContain(
+        `OpenTelemetry export (http/protobuf): traces → http://***@127.0.0.1:${new URL(receiver.url).port}/v1/traces; no conversation text`,
+      );
       expect(on.output).not.toContain('user:pw');
     } finally {
       await receiver.close();

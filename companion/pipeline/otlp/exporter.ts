@@ -18,7 +18,7 @@ import type { CaptureAddon } from '../../capture/addons';
 import { describeError, type Logger } from '../../lib/log';
 import type { ExportSignalStatus, ExportStatus } from '../../protocol/api';
 import type { ExchangeRecord } from '../../protocol/exchange';
-import { redactUrl } from '../../proxy/headers';
+import { maskUrl, maskUrlsInText } from '../../lib/url-secrets';
 import type { OtlpConfig, SignalTarget } from './config';
 import { createMetrics } from './metrics';
 import { SCHEMA_URL } from './semconv';
@@ -78,7 +78,7 @@ function observed(inner: PushMetricExporter, status: ExportSignalStatus): PushMe
           status.lastSuccessAt = Date.now();
         } else {
           status.failures++;
-          status.lastError = { message: r.error ? describeError(r.error) : 'export failed', at: Date.now() };
+          status.lastError = { message: maskUrlsInText(r.error ? describeError(r.error) : 'export failed'), at: Date.now() };
         }
         done(r);
       });
@@ -94,7 +94,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()
 
 export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promise<OtlpExport> {
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.version': deps.version, ...config.resource }));
-  const targetOf = (t: SignalTarget) => ({ endpoint: redactUrl(t.url), protocol: t.protocol });
+  const targetOf = (t: SignalTarget) => ({ endpoint: maskUrl(t.url), protocol: t.protocol });
 
   let sender: BatchSender<ReadableSpan> | null = null;
   let tracerProvider: TracerProvider | null = null;

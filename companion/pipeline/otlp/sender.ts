@@ -5,6 +5,7 @@
  * is kept for `/api/status`.
  */
 import { describeError } from '../../lib/log';
+import { maskUrlsInText } from '../../lib/url-secrets';
 import type { ExportSignalStatus } from '../../protocol/api';
 import { DropOldestQueue } from './queue';
 
@@ -73,7 +74,7 @@ export class BatchSender<T> {
       (err: unknown) => {
         this.queue.requeue(batch);
         this.status.failures++;
-        this.status.lastError = { message: describeError(err), at: Date.now() };
+        this.status.lastError = { message: maskUrlsInText(describeError(err)), at: Date.now() };
         const initial = this.opts.initialBackoffMillis ?? 1000;
         this.backoff = Math.min(this.opts.maxBackoffMillis ?? 60_000, this.backoff ? this.backoff * 2 : initial);
         this.status.retryAt = Date.now() + this.backoff;
