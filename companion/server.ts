@@ -33,6 +33,7 @@ import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions
 import { createReports } from './reports';
 import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
+import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
 export interface CompanionOptions {
@@ -55,6 +56,8 @@ export interface CompanionOptions {
   websocket?: boolean;
   /** Largest WebSocket message relayed (default 64 MB); a bigger one closes both sides with 1009. */
   maxWebSocketMessageBytes?: number;
+  /** OTLP export (`start --otlp-*`), merged over the OTEL_* variables of `env`; off unless configured. */
+  otlp?: OtlpSettings;
 }
 
 export interface Companion extends CompanionContext {
@@ -83,6 +86,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
 
 async function startLocked(opts: CompanionOptions, log: Logger, host: string, home: string, lock: StateLock): Promise<Companion> {
   const token = tokenSource(home);
+  const otlp = resolveOtlpConfig(opts.otlp, opts.env ?? process.env);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const addons = new AddonManager(log);
   const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
@@ -116,8 +120,31 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   profiles.onChange((p) => hub.profileChanged(p));
   capture.onChange((s) => hub.captureChanged(s));
 
-  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, analysis, inflight, token };
+  // Loaded only when configured: a companion without export never loads the OpenTelemetry SDK.
+  const exporter = otlp
+    ? await (
+        await import('./pipeline/otlp/exporter')
+      ).startOtlpExport(otlp, { record: (id) => store.get(id), log, version: COMPANION_VERSION })
+    : null;
+  const exportStatus = () => exporter?.status() ?? null;
+  const ctx: CompanionContext = {
+    home,
+    log,
+    store,
+    hub,
+    profiles,
+    rateLimits,
+    capture,
+    addons,
+    queue,
+    reports,
+    analysis,
+    inflight,
+    token,
+    exportStatus,
+  };
   installCaptureAddons(ctx, analysis, () => reports.live());
+  if (exporter) addons.add(exporter.addon);
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
   const router = createRouter({
@@ -203,6 +230,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     upgrades.wss.close();
     await queue.idle();
     await addons.idle();
+    await exporter?.shutdown();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();

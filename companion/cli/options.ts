@@ -21,6 +21,12 @@ export const START: Options = {
   'max-size': { type: 'string' },
   'no-websocket': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-header': { type: 'string', multiple: true },
+  'otlp-resource': { type: 'string', multiple: true },
+  'otlp-signals': { type: 'string' },
+  'otlp-content': { type: 'boolean' },
+  'otlp-include-imported': { type: 'boolean' },
 };
 
 /** Parses `args` strictly: unknown flags and missing values become one-line usage errors. */
