@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { findBrowser } from '../../scripts/lib/browsers.mjs';
 
 export const CHROME_EXTENSION_DIR = path.resolve('.output/chrome-mv3');
 export const FIREFOX_EXTENSION_DIR = path.resolve('.output/firefox-mv3');
@@ -15,11 +16,11 @@ export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
 /** Fixed by the manifest `key` in wxt.config.ts. */
 export const CHROME_EXTENSION_ID = 'dceflbcgefibjiafpacongiijjkjedae';
 
+/** Found the same way as `npm test` and `npm run setup:browsers` find it (scripts/lib/browsers.mjs). */
 export function chromiumPath(): string {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
-    if (p && fs.existsSync(p)) return p;
-  }
-  throw new Error("Chromium not found: install Debian's `chromium` package (apt-get install chromium) or set CHROMIUM_PATH.");
+  const p = findBrowser('chromium');
+  if (p) return p;
+  throw new Error('Chromium not found: run `npm run setup:browsers` or set CHROMIUM_PATH.');
 }
 
 export interface ExtensionBrowser {
@@ -51,6 +52,8 @@ export async function launchWithExtension(opts: { extraArgs?: string[] } = {}): 
       '--disable-sync',
       // Without this Chromium still sends DNS queries at start; the machine has no network.
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      // Branded Google Chrome (the macOS fallback) ignores --load-extension without this; Chromium is unaffected.
+      '--disable-features=DisableLoadExtensionCommandLineSwitch',
       ...(opts.extraArgs ?? []),
     ],
   });
