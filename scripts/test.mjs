@@ -22,6 +22,8 @@ const steps = [
   ['lint (eslint)', bin('eslint'), ['.']],
   ['type check (vue-tsc)', bin('vue-tsc'), ['--noEmit']],
   ['build (companion, Chrome and Firefox extensions)', 'npm', ['run', '--silent', 'build']],
+  // What AMO runs on a submission; reviewed third-party warnings are listed in scripts/web-ext-lint-reviewed.json.
+  ['Firefox store check (web-ext lint)', 'node', ['scripts/lint-extension.mjs']],
 ];
 
 let passed = 0;
