@@ -16,6 +16,9 @@ import type { ExchangeFlow } from './capture/flow';
 import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
+import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
+import { probe } from './lib/probe';
+import { acquireStateLock, type StateLock } from './lib/state-lock';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
 import { LiveHub, type HubOptions } from './live/hub';
@@ -28,6 +31,7 @@ import { headerPairsOf } from './proxy/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
+import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
@@ -67,6 +71,17 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const host = opts.host ?? '127.0.0.1';
   const home = opts.home;
+  // Before anything touches the state directory: a second companion on it must not write there.
+  const lock = await acquireStateLock(home, COMPANION_VERSION, async (held) => (await probe(held.port)).kind === 'companion');
+  try {
+    return await startLocked(opts, log, host, home, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(opts: CompanionOptions, log: Logger, host: string, home: string, lock: StateLock): Promise<Companion> {
   const token = tokenSource(home);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const addons = new AddonManager(log);
@@ -141,7 +156,13 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   profiles.onChange((p) => {
     for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
   });
-  const server = http.createServer(getRequestListener(app.fetch));
+  // The Host check runs before the request is handed to Hono, which would build a URL from it
+  // (and answer 400 or throw on a value the URL parser rejects).
+  const listener = getRequestListener(app.fetch);
+  const server = http.createServer((req, res) => {
+    if (addressedToLoopback(req)) return void listener(req, res);
+    res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
+  });
   const upgrades = createUpgradeHandler({
     hub,
     relay: relay?.handle,
@@ -172,6 +193,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     });
   });
   const port = (server.address() as AddressInfo).port;
+  lock.setPort(port);
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     hub.close();
@@ -183,6 +205,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
     await analysis.close();
+    lock.release();
   };
   return {
     ...ctx,

@@ -5,7 +5,9 @@ import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
-import { probe } from './client';
+import { maskUrl } from '../lib/url-secrets';
+import { StateDirLocked } from '../lib/state-lock';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
 import { home, logLevel, parse, port, size, START, url } from './options';
 import { formatPairingCode } from '../protocol/pairing';
@@ -51,6 +53,7 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   try {
     return await startCompanion(opts);
   } catch (err) {
+    if (err instanceof StateDirLocked) throw new UsageError(err.message, 1);
     if ((err as { code?: string }).code === 'EADDRINUSE') {
       throw new UsageError(
         `Port ${p} on 127.0.0.1 is taken by another program. Free it, or pick another port with --port (and point Codex and the extension at it).`,
@@ -105,7 +108,7 @@ export function banner(c: Companion, recorded: string | null = null): string {
 
 /** Where API-key requests go when setup's record chose it, and why (start and run print it). */
 export function forwardingNote(recorded: string): string {
-  return `API-key requests go on to ${recorded}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
+  return `API-key requests go on to ${maskUrl(recorded)}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */

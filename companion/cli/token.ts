@@ -1,13 +1,14 @@
 /** @module `codex-devtools token [--rotate]`: the pairing token, the pairing code and the development build's pairing link. */
 import { loadOrCreateToken, rotateToken } from '../lib/token';
 import { formatPairingCode } from '../protocol/pairing';
-import { COMMON, home, parse, port } from './options';
+import { COMMON, companionPort, home, parse } from './options';
 import { pairingLink } from './paths';
 
 export const TOKEN_HELP = `Usage: codex-devtools token [--home <dir>] [--port <n>] [--rotate]
 
 Prints the pairing token, the pairing code to paste in the extension's options (any browser,
-store-installed or unpacked), and a link that pairs the unpacked development build in Chrome in one click.
+store-installed or unpacked), and a link that pairs the unpacked development build in Chrome in one
+click, for the companion using the state directory (its port, unless --port says otherwise).
 --rotate makes a new token (paired extensions must pair again).`;
 
 export async function tokenCommand(args: string[]): Promise<number> {
@@ -18,7 +19,7 @@ export async function tokenCommand(args: string[]): Promise<number> {
   }
   const h = home(values.home);
   const token = values.rotate ? rotateToken(h) : loadOrCreateToken(h);
-  const p = port(values.port);
+  const p = companionPort(values, h);
   console.log(`${values.rotate ? 'New token' : 'Token'}: ${token}`);
   console.log(`Pairing code: ${formatPairingCode(p, token)}`);
   console.log(
