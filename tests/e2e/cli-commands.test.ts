@@ -21,6 +21,7 @@ afterAll(() => {
 });
 
 describe('the codex-devtools command line', () => {
+  // Sixteen CLI processes one after another: on a loaded machine that outlasts the default 30 s.
   it('prints help and its version, and refuses unknown flags and bad values in one line', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
@@ -46,7 +47,7 @@ describe('the codex-devtools command line', () => {
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr, args.join(' ')).toMatch(/^codex-devtools: /);
     }
-  });
+  }, 120_000);
 
   it('says so and exits non-zero when another companion already holds the port', async () => {
     const port = await freePort();
