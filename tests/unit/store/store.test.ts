@@ -183,7 +183,9 @@ describe('the durable store', () => {
     const reopened = Store.open({ home: h, log: createLogger('info', (l) => lines.push(l)) });
     expect(reopened.stats().tornBytes).toBe(2 * '{"t":"x","id":"torn'.length);
     for (const f of ['log.jsonl', 'objects.jsonl'])
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`warn: store: cut off a torn final line \\(19 bytes\\) .*${f.replace('.', '\\.')}`)));
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`warn: store: cut off a torn final line \\(19 bytes\\) .*${f.replace('.', '\\.')}`)),
+      );
   });
 
   it('keeps capturing in memory when the disk is full, counts the failures, and writes everything once it can', async () => {
