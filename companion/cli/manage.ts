@@ -3,9 +3,10 @@ import { createLogger, describeError } from '../lib/log';
 import { updateSettings } from '../lib/settings';
 import { Store } from '../store/store';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
-import { callApi, probe } from './client';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { COMMON, home, parse, port, size } from './options';
+import { COMMON, companionPort, home, parse, size } from './options';
 
 export const MANAGE_HELP = `Usage:
   codex-devtools pause    stop recording (Codex keeps working; requests are still forwarded)
@@ -20,8 +21,8 @@ export async function manageCommand(command: 'prune' | 'clear' | 'pause' | 'resu
     console.log(MANAGE_HELP);
     return 0;
   }
-  const p = port(values.port);
   const h = home(values.home);
+  const p = companionPort(values, h);
   if ((await probe(p)).kind === 'companion') {
     const call = {
       prune: ['POST', '/prune'],
