@@ -225,12 +225,3 @@ export function analyzeCache(
     missCostUsd: missCost(cost, missedTokens),
   };
 }
-
-/** One word for a cache analysis: `miss`, `cold` (first of its chain), `hit`, or `unknown` (no cache field). */
-export type CacheVerdict = 'hit' | 'miss' | 'cold' | 'unknown';
-
-export function cacheVerdict(c: Pick<CacheAnalysis, 'miss' | 'reasons' | 'hitRate'>): CacheVerdict {
-  if (c.miss) return 'miss';
-  if (c.reasons.some((r) => r.code === 'cold')) return 'cold';
-  return c.hitRate === null ? 'unknown' : 'hit';
-}
