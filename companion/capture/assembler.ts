@@ -13,6 +13,9 @@ export type Terminal = 'completed' | 'incomplete' | 'failed' | null;
 /** How much of a plain-text error event becomes the error message (the event log keeps all of it). */
 const ERROR_TEXT_CHARS = 500;
 
+/** An output item has a type; one without (Codex cannot parse it either) is left to the event log. */
+const isItem = (v: unknown): v is OutputItem => isObj(v) && typeof v.type === 'string';
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export class ResponseAssembler {
@@ -27,6 +30,8 @@ export class ResponseAssembler {
 
   /** Applies one event's parsed data. Unknown types are kept in the event log only. */
   apply(type: string, data: unknown): void {
+    // Codex stops reading at the terminal event: nothing after it changes the response.
+    if (this.terminal) return;
     // An error whose data is text rather than an object: the text is the upstream's message.
     if (type === 'error' && typeof data === 'string') {
       this.error = {
@@ -46,7 +51,7 @@ export class ResponseAssembler {
       case 'response.output_item.added':
       case 'response.output_item.done':
         // A deep copy: deltas mutate the item, and the event log must keep what arrived.
-        if (isObj(data.item)) this.items.set(this.index(data), structuredClone(data.item));
+        if (isItem(data.item)) this.items.set(this.index(data), structuredClone(data.item));
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
@@ -147,8 +152,10 @@ export class ResponseAssembler {
     const r = isObj(data.response) ? data.response : {};
     this.noteResponse(r);
     this.terminal = type === 'response.completed' ? 'completed' : type === 'response.incomplete' ? 'incomplete' : 'failed';
-    if (Array.isArray(r.output)) this.finalOutput = r.output.filter(isObj).map((i) => structuredClone(i) as OutputItem);
+    if (Array.isArray(r.output)) this.finalOutput = r.output.filter(isItem).map((i) => structuredClone(i));
     this.usage = parseUsage(r.usage);
+    // A bare error event before it is ignored by Codex over HTTP (codex-protocol.md §3.2): the response completed.
+    if (this.terminal === 'completed') this.error = null;
     if (this.terminal === 'failed') {
       const e = isObj(r.error) ? r.error : {};
       this.error = {

@@ -26,8 +26,8 @@ export class SseDecoder {
   private readonly parser: EventSourceParser;
   private flushing = false;
   private dead = false;
-  /** Whether the text fed so far ends in CR: the parser holds it back until it knows if LF follows. */
-  private endsInCr = false;
+  /** A CR that ended the last text: whether it is a CRLF is known only from the next text. */
+  private heldCr = false;
 
   constructor(
     private readonly cb: SseDecoderCallbacks,
@@ -46,13 +46,20 @@ export class SseDecoder {
   /** Feeds raw bytes; text is decoded in streaming mode so split characters survive. */
   push(bytes: Uint8Array): void {
     if (this.dead) return;
-    this.feed(this.decoder.decode(bytes, { stream: true }));
+    const text = this.decoder.decode(bytes, { stream: true });
+    if (text) this.feed(text);
   }
 
+  /**
+   * Feeds text with every line end made LF (CR and CRLF end lines too, and no field can hold
+   * either). The parser resolves a CR late (only once a later chunk has a line break, so after
+   * the end an event could look cut off): it never sees one.
+   */
   private feed(text: string): void {
-    if (!text) return;
-    this.endsInCr = text.endsWith('\r');
-    this.parser.feed(text);
+    let t = this.heldCr ? '\r' + text : text;
+    this.heldCr = t.endsWith('\r');
+    if (this.heldCr) t = t.slice(0, -1);
+    if (t) this.parser.feed(t.replace(/\r\n?/g, '\n'));
   }
 
   /**
@@ -63,8 +70,9 @@ export class SseDecoder {
     if (this.dead) return;
     this.feed(this.decoder.decode());
     // No LF can follow a CR at the end of the stream: it ends its line now, before the flush
-    // below, so a CR-only stream's last event counts as complete (the LF only completes the CRLF).
-    if (this.endsInCr) this.parser.feed('\n');
+    // below, so a CR-only stream's last event counts as complete.
+    if (this.heldCr) this.parser.feed('\n');
+    this.heldCr = false;
     this.flushing = true;
     this.parser.feed('\n\n');
     this.flushing = false;

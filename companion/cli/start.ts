@@ -1,6 +1,6 @@
 /** @module `codex-devtools [start]`: the companion in the foreground until interrupted. */
 import fs from 'node:fs';
-import { startCompanion, type Companion, type CompanionOptions } from '../server';
+import type { Companion, CompanionOptions } from '../server';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
@@ -67,6 +67,8 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
       `A codex-devtools companion (${found.version}) is already running on 127.0.0.1:${p}. Use it, or stop it first.`,
       1,
     );
+  // Loaded here, not at the top: `--help` and a bad flag answer without loading the whole server.
+  const { startCompanion } = await import('../server');
   try {
     return await startCompanion(opts);
   } catch (err) {

@@ -3,6 +3,7 @@ import { fixtureSse, httpFixtureNames, loadFixture } from '../../support/fixture
 import { replay, replayFixture } from '../../support/flows';
 import { encodeSse, functionCall, message, plainItem, reasoning, response } from '../../support/sse';
 import { seededSplits } from '../../support/chunks';
+import { ExchangeRecordSchema } from '../../../companion/protocol/exchange';
 
 const sse = (events: Parameters<typeof encodeSse>[0]) => Buffer.from(encodeSse(events));
 const req = (body: unknown = { model: 'gpt-5-codex', input: [] }) => ({ headers: { 'content-type': 'application/json' }, body });
@@ -195,6 +196,33 @@ describe('capture of a recorded exchange', () => {
     const head = sse(response([message('hi')], { end: 'none' }));
     const r = await replay(req(), ok(Buffer.concat([head, Buffer.from('event: error\ndata: upstream overl')])));
     expect(r.error?.code).toBe('stream_truncated');
+  });
+
+  it('ends as the first terminal event says, as Codex does, ignoring whatever follows it', async () => {
+    const incomplete = response([message('cut')], { end: 'incomplete' });
+    const after = response([message('later')], { end: 'completed' });
+    const r = await replay(req(), ok(sse([...incomplete, ...after])));
+    expect(r.status).toBe('incomplete');
+    expect(r.error?.code).toBe('response_incomplete');
+    expect(r.preview).toBe('cut');
+  });
+
+  it('stays completed, without an error, when a bare error event came before response.completed', async () => {
+    const events = response([message('fine')]);
+    events.splice(2, 0, { type: 'error', code: 'server_error', message: 'ignored by Codex over HTTP' });
+    const r = await replay(req(), ok(sse(events)));
+    expect(r.status).toBe('completed');
+    expect(r.error).toBeNull();
+    expect(r.response.events.some((e) => e.type === 'error')).toBe(true);
+  });
+
+  it('leaves an output item without a type to the event log, so the record stays valid', async () => {
+    const events = response([message('ok')]);
+    events.splice(2, 0, { type: 'response.output_item.done', output_index: 5, item: { id: 'x' } });
+    (events.at(-1) as any).response.output.push({ id: 'y' });
+    const r = await replay(req(), ok(sse(events)));
+    expect(r.response.output.map((i) => i.type)).toEqual(['message']);
+    expect(ExchangeRecordSchema.safeParse(r).success).toBe(true);
   });
 
   it('ends as failed when the stream closes before response.completed, keeping what arrived', async () => {

@@ -78,6 +78,11 @@ describe('SSE decoding for capture', () => {
     ]);
   });
 
+  it('ends an event at its blank CR line even when the last chunk after it has no line break', () => {
+    const { events } = decode([bytes('data: a\r\r'), bytes(': trailing comment')]);
+    expect(events).toEqual([{ event: undefined, data: 'a', unterminated: false }]);
+  });
+
   it('still marks an event whose data line ends in a final CR as unterminated', () => {
     const { events } = decode([bytes('data: a\r\rdata: b\r')]);
     expect(events.map((e) => [e.data, e.unterminated])).toEqual([
