@@ -8,7 +8,7 @@ export class CaptureControl {
 
   constructor(
     private readonly home: string,
-    private readonly failures: () => { count: number; last: string | null },
+    private readonly failures: () => { count: number; last: string | null; exportFailures?: number; exportLastError?: string | null },
   ) {
     this.paused_ = readSettings(home).capturePaused === true;
   }
@@ -31,6 +31,9 @@ export class CaptureControl {
 
   state(): CaptureState {
     const f = this.failures();
-    return { paused: this.paused_, errors: f.count, lastError: f.last };
+    const state: CaptureState = { paused: this.paused_, errors: f.count, lastError: f.last };
+    if (f.exportFailures !== undefined)
+      Object.assign(state, { exportFailures: f.exportFailures, exportLastError: f.exportLastError ?? null });
+    return state;
   }
 }

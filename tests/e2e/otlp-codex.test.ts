@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRun, type CaptureRun } from '../support/capture-run';
 import { TEST_API_KEY } from '../support/codex';
 import { rawRequest } from '../support/http';
+import { openFeed } from '../support/live-client';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { StatusResponseSchema, UsageResponseSchema } from '../../companion/protocol';
 
@@ -251,5 +252,20 @@ describe('OTLP export to an endpoint where nothing listens', () => {
     expect(s.traces!.lastError!.message).toMatch(/ECONNREFUSED/);
     expect(s.traces!.retryAt).not.toBeNull();
     expect(s.content).toBe(false);
+    // The panel's status line hears of it live, apart from capture errors.
+    const feed = await openFeed(r.companion.url, {
+      token: r.companion.token(),
+      origin: 'chrome-extension://dceflbcgefibjiafpacongiijjkjedae',
+    });
+    try {
+      const snapshot = await feed.waitFor('feed/snapshot');
+      expect(snapshot.capture).toMatchObject({ errors: 0, exportLastError: expect.stringMatching(/ECONNREFUSED/) });
+      const before = snapshot.capture.exportFailures!;
+      expect(before).toBeGreaterThanOrEqual(2);
+      const pushed = await feed.waitFor('capture/changed', (m) => (m.capture.exportFailures ?? 0) > before);
+      expect(pushed.capture.errors).toBe(0);
+    } finally {
+      feed.close();
+    }
   });
 });
