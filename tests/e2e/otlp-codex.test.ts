@@ -161,14 +161,15 @@ describe('OTLP export (protobuf) of a real Codex run with a sub-agent', () => {
   });
 });
 
-describe('OTLP export as JSON, with --otlp-content', () => {
+describe('OTLP export as JSON, with --otlp-content, of a WebSocket run', () => {
   let receiver: OtlpReceiver;
   let r: CaptureRun;
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
+    // The built-in provider: Codex talks over the WebSocket and sends a prewarm first.
     r = await captureRun(
       'text',
-      {},
+      { provider: 'builtin' },
       {
         env: { ...process.env, ...FAST, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
         otlp: { endpoint: receiver.url, signals: 'traces', content: true },
@@ -194,6 +195,27 @@ describe('OTLP export as JSON, with --otlp-content', () => {
     const output = JSON.parse(s.attributes['gen_ai.output.messages'] as string);
     expect(output[0]).toMatchObject({ role: 'assistant', parts: [{ type: 'text', content: 'Hello from the fake upstream.' }] });
     for (const q of receiver.requests) expect(q.body.toString()).not.toContain(TEST_API_KEY);
+  });
+
+  it('exports WebSocket exchanges and the prewarm too, and still sums to what Codex printed', () => {
+    const spans = chat(receiver.spans);
+    expect(spans.length).toBe(r.records.filter((x) => x.kind === 'model').length);
+    expect(spans.every((s) => s.attributes['codex.transport'] === 'websocket')).toBe(true);
+    const kinds = spans.map((s) => s.attributes['codex.request.kind']);
+    expect(kinds).toContain('prewarm');
+    const counted = spans.filter((s) => s.attributes['codex.counted'] === true);
+    expect(counted.every((s) => s.attributes['codex.request.kind'] === 'turn')).toBe(true);
+    const sum = counted.reduce(
+      (a, s) =>
+        a +
+        (s.attributes['gen_ai.usage.input_tokens'] as number) -
+        (s.attributes['gen_ai.usage.cache_read.input_tokens'] as number) +
+        (s.attributes['gen_ai.usage.output_tokens'] as number),
+      0,
+    );
+    expect(sum).toBe(r.run.tokensUsed);
+    // The prewarm is a trace of its own; the turn's exchanges share one root.
+    expect(roots(receiver.spans)).toHaveLength(new Set(spans.map((s) => s.traceId)).size);
   });
 });
 
