@@ -258,9 +258,24 @@ describe('OTLP export to an endpoint where nothing listens', () => {
   beforeAll(async () => {
     const gone = await startOtlpReceiver();
     await gone.close();
-    r = await captureRun('text', {}, { env: { ...process.env, ...FAST }, otlp: { endpoint: gone.url } });
+    // A queue of two spans for a run that makes five: the oldest must go, counted.
+    r = await captureRun(
+      'subagentV1',
+      {},
+      { env: { ...process.env, ...FAST, OTEL_BSP_MAX_QUEUE_SIZE: '2' }, otlp: { endpoint: gone.url } },
+    );
   });
   afterAll(() => r?.dispose());
+
+  it('keeps at most the configured number of spans, dropping the oldest and counting them', async () => {
+    const spans = r.records.filter((x) => x.kind === 'model').length;
+    expect(spans).toBeGreaterThan(2);
+    const traces = async () => StatusResponseSchema.parse(await api(r, '/status')).export!.traces!;
+    // Once no batch is in flight, two spans are left and every other one was dropped.
+    await until(async () => (await traces()).dropped === spans - 2, 'the drop count');
+    expect((await traces()).queued).toBeLessThanOrEqual(2);
+    expect((await traces()).exported).toBe(0);
+  });
 
   it('changes nothing for Codex and reports the refused connection for both signals', async () => {
     expect(r.run.exitCode).toBe(0);
