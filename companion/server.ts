@@ -99,8 +99,10 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    const count = s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures;
+    // Writes that failed count while they wait: once they are on disk, they are no error anymore.
+    const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
+    const last = storeLast ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
+    const count = s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures;
     return { count, last, ...exporter?.problems() };
   });
   const reports = createReports(store);
@@ -237,6 +239,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
     await analysis.close();
+    store.close();
     lock.release();
   };
   return {

@@ -61,8 +61,11 @@ export const StatusResponseSchema = z.object({
     sessions: z.number(),
     bytes: z.number(),
     maxBytes: z.number(),
+    /** Writes that did not reach the disk when made (each once, however often retried). */
     writeErrors: z.number(),
-    lastWriteError: z.object({ message: z.string(), at: z.number() }).nullable(),
+    /** True while writes fail; they are retried with backoff until they work. */
+    writeFailing: z.boolean(),
+    lastWriteError: z.object({ message: z.string(), at: z.number(), recoveredAt: z.number().nullable() }).nullable(),
     pendingWrites: z.number(),
     lostRecords: z.number(),
     corruptLines: z.number(),

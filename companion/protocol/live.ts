@@ -28,8 +28,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   /** Asks for a fresh snapshot (after a gap in `seq`). */
   z.object({ type: z.literal('feed/resync') }),
   /** Asks for the new output text of one exchange in its progress messages. */
-  z.object({ type: z.literal('exchange/subscribe'), id: z.string() }),
-  z.object({ type: z.literal('exchange/unsubscribe'), id: z.string() }),
+  z.object({ type: z.literal('exchange/subscribe'), id: z.string().max(64) }),
+  z.object({ type: z.literal('exchange/unsubscribe'), id: z.string().max(64) }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
@@ -43,6 +43,8 @@ export const CaptureStateSchema = z.object({
   /** OTLP export failures so far and the last one; absent when export is off (capture is not affected). */
   exportFailures: z.number().int().nonnegative().optional(),
   exportLastError: z.string().nullable().optional(),
+  /** Present when the last pause/resume took effect but could not be saved (e.g. a full disk). */
+  saveError: z.string().optional(),
 });
 export type CaptureState = z.infer<typeof CaptureStateSchema>;
 

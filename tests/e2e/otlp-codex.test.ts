@@ -84,6 +84,7 @@ describe('OTLP export (protobuf) of a real Codex run with a sub-agent', () => {
         rec.response.output.some((o) => o.type === 'function_call') ? 'tool_calls' : 'stop',
       ]);
       expect(s.attributes['gen_ai.response.time_to_first_chunk']).toBeCloseTo(rec.response.events[0].t / 1000, 6);
+      expect(s.attributes['codex.cache.verdict']).toBe(rec.analysis!.cache.verdict);
       expect(s.attributes['codex.cache.verdict']).toMatch(/^(hit|miss|cold)$/);
       expect(s.startTimeUnixNano).toBe(BigInt(rec.startedAt) * 1_000_000n);
       expect(s.endTimeUnixNano).toBe(BigInt(rec.endedAt!) * 1_000_000n);

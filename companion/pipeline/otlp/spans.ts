@@ -4,7 +4,7 @@
  * exchange under it. Token counts sit only on the chat spans, so a backend that sums usage over
  * a trace does not count a turn twice; the root carries the turn's totals under `codex.turn.*`.
  */
-import { blendedTokens, cacheVerdict } from '../../analysis';
+import { blendedTokens } from '../../analysis';
 import type { ExchangeRecord } from '../../protocol/exchange';
 import { inputMessages, outputMessages, systemInstructions } from './content';
 import { exchangeSpanIdOf, traceIdOf, turnSpanIdOf, type TurnKey } from './ids';
@@ -132,7 +132,7 @@ export function chatSpan(r: ExchangeRecord, opts: { content: boolean; imported?:
   put(a, CODEX.costAsOf, cost?.asOf);
   const cache = r.analysis?.cache ?? null;
   if (cache) {
-    put(a, CODEX.cacheVerdict, cacheVerdict(cache));
+    put(a, CODEX.cacheVerdict, cache.verdict);
     put(a, CODEX.cacheHitShare, cache.hitRate);
     if (cache.reasons.length) a[CODEX.cacheMissReasons] = cache.reasons.map((x) => x.code);
     put(a, CODEX.cacheMissedTokens, cache.missedTokens);
