@@ -1,6 +1,6 @@
 /** @module `codex-devtools [start]`: the companion in the foreground until interrupted. */
 import fs from 'node:fs';
-import { startCompanion, type Companion, type CompanionOptions } from '../server';
+import type { Companion, CompanionOptions } from '../server';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
@@ -67,6 +67,8 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
       1,
     );
   try {
+    // Loaded here, not at the top: help and option errors should not pay for the server and tokenizer.
+    const { startCompanion } = await import('../server');
     return await startCompanion(opts);
   } catch (err) {
     if ((err as Error).name === 'OtlpConfigError') throw new UsageError((err as Error).message);
