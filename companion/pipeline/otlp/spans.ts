@@ -132,6 +132,7 @@ export function chatSpan(r: ExchangeRecord, opts: { content: boolean; imported?:
   put(a, CODEX.costAsOf, cost?.asOf);
   const cache = r.analysis?.cache ?? null;
   if (cache) {
+    // The analysis' own verdict (hit, miss, cold, unknown, not_applicable): one rule, in analysis/cache.ts.
     put(a, CODEX.cacheVerdict, cache.verdict);
     put(a, CODEX.cacheHitShare, cache.hitRate);
     if (cache.reasons.length) a[CODEX.cacheMissReasons] = cache.reasons.map((x) => x.code);
