@@ -34,6 +34,7 @@ import { createReports } from './reports';
 import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
 import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
+import type { OtlpExport } from './pipeline/otlp/exporter';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
 export interface CompanionOptions {
@@ -94,13 +95,15 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const rateLimits = RateLimitState.inHome(home);
   const inflight = new Map<string, ExchangeFlow>();
   const analysis = new AnalysisStep(store, log, home, readSettings(home).contextWindows);
+  let exporter: OtlpExport | null = null;
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
     // Writes that failed count while they wait: once they are on disk, they are no error anymore.
     const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
     const last = storeLast ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    return { count: s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
+    const count = s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures;
+    return { count, last, ...exporter?.problems() };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
@@ -121,10 +124,11 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   capture.onChange((s) => hub.captureChanged(s));
 
   // Loaded only when configured: a companion without export never loads the OpenTelemetry SDK.
-  const exporter = otlp
+  const onFailure = () => hub.captureChanged(capture.state());
+  exporter = otlp
     ? await (
         await import('./pipeline/otlp/exporter')
-      ).startOtlpExport(otlp, { record: (id) => store.get(id), log, version: COMPANION_VERSION })
+      ).startOtlpExport(otlp, { record: (id) => store.get(id), log, version: COMPANION_VERSION, onFailure })
     : null;
   const exportStatus = () => exporter?.status() ?? null;
   const ctx: CompanionContext = {

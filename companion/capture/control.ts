@@ -11,7 +11,7 @@ export class CaptureControl {
 
   constructor(
     private readonly home: string,
-    private readonly failures: () => { count: number; last: string | null },
+    private readonly failures: () => { count: number; last: string | null; exportFailures?: number; exportLastError?: string | null },
   ) {
     this.paused_ = readSettings(home).capturePaused === true;
   }
@@ -43,7 +43,11 @@ export class CaptureControl {
 
   state(): CaptureState {
     const f = this.failures();
-    if (!this.saveError) return { paused: this.paused_, errors: f.count, lastError: f.last };
-    return { paused: this.paused_, errors: f.count + 1, lastError: this.saveError, saveError: this.saveError };
+    const state: CaptureState = this.saveError
+      ? { paused: this.paused_, errors: f.count + 1, lastError: this.saveError, saveError: this.saveError }
+      : { paused: this.paused_, errors: f.count, lastError: f.last };
+    if (f.exportFailures !== undefined)
+      Object.assign(state, { exportFailures: f.exportFailures, exportLastError: f.exportLastError ?? null });
+    return state;
   }
 }

@@ -40,6 +40,9 @@ export const CaptureStateSchema = z.object({
   /** Capture or storage failures so far (forwarding never stopped for them). */
   errors: z.number().int().nonnegative(),
   lastError: z.string().nullable(),
+  /** OTLP export failures so far and the last one; absent when export is off (capture is not affected). */
+  exportFailures: z.number().int().nonnegative().optional(),
+  exportLastError: z.string().nullable().optional(),
   /** Present when the last pause/resume took effect but could not be saved (e.g. a full disk). */
   saveError: z.string().optional(),
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRun, type CaptureRun } from '../support/capture-run';
 import { TEST_API_KEY } from '../support/codex';
 import { rawRequest } from '../support/http';
+import { openFeed } from '../support/live-client';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { StatusResponseSchema, UsageResponseSchema } from '../../companion/protocol';
 
@@ -83,6 +84,7 @@ describe('OTLP export (protobuf) of a real Codex run with a sub-agent', () => {
         rec.response.output.some((o) => o.type === 'function_call') ? 'tool_calls' : 'stop',
       ]);
       expect(s.attributes['gen_ai.response.time_to_first_chunk']).toBeCloseTo(rec.response.events[0].t / 1000, 6);
+      expect(s.attributes['codex.cache.verdict']).toBe(rec.analysis!.cache.verdict);
       expect(s.attributes['codex.cache.verdict']).toMatch(/^(hit|miss|cold)$/);
       expect(s.startTimeUnixNano).toBe(BigInt(rec.startedAt) * 1_000_000n);
       expect(s.endTimeUnixNano).toBe(BigInt(rec.endedAt!) * 1_000_000n);
@@ -160,14 +162,15 @@ describe('OTLP export (protobuf) of a real Codex run with a sub-agent', () => {
   });
 });
 
-describe('OTLP export as JSON, with --otlp-content', () => {
+describe('OTLP export as JSON, with --otlp-content, of a WebSocket run', () => {
   let receiver: OtlpReceiver;
   let r: CaptureRun;
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
+    // The built-in provider: Codex talks over the WebSocket and sends a prewarm first.
     r = await captureRun(
       'text',
-      {},
+      { provider: 'builtin' },
       {
         env: { ...process.env, ...FAST, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
         otlp: { endpoint: receiver.url, signals: 'traces', content: true },
@@ -193,6 +196,27 @@ describe('OTLP export as JSON, with --otlp-content', () => {
     const output = JSON.parse(s.attributes['gen_ai.output.messages'] as string);
     expect(output[0]).toMatchObject({ role: 'assistant', parts: [{ type: 'text', content: 'Hello from the fake upstream.' }] });
     for (const q of receiver.requests) expect(q.body.toString()).not.toContain(TEST_API_KEY);
+  });
+
+  it('exports WebSocket exchanges and the prewarm too, and still sums to what Codex printed', () => {
+    const spans = chat(receiver.spans);
+    expect(spans.length).toBe(r.records.filter((x) => x.kind === 'model').length);
+    expect(spans.every((s) => s.attributes['codex.transport'] === 'websocket')).toBe(true);
+    const kinds = spans.map((s) => s.attributes['codex.request.kind']);
+    expect(kinds).toContain('prewarm');
+    const counted = spans.filter((s) => s.attributes['codex.counted'] === true);
+    expect(counted.every((s) => s.attributes['codex.request.kind'] === 'turn')).toBe(true);
+    const sum = counted.reduce(
+      (a, s) =>
+        a +
+        (s.attributes['gen_ai.usage.input_tokens'] as number) -
+        (s.attributes['gen_ai.usage.cache_read.input_tokens'] as number) +
+        (s.attributes['gen_ai.usage.output_tokens'] as number),
+      0,
+    );
+    expect(sum).toBe(r.run.tokensUsed);
+    // The prewarm is a trace of its own; the turn's exchanges share one root.
+    expect(roots(receiver.spans)).toHaveLength(new Set(spans.map((s) => s.traceId)).size);
   });
 });
 
@@ -235,9 +259,24 @@ describe('OTLP export to an endpoint where nothing listens', () => {
   beforeAll(async () => {
     const gone = await startOtlpReceiver();
     await gone.close();
-    r = await captureRun('text', {}, { env: { ...process.env, ...FAST }, otlp: { endpoint: gone.url } });
+    // A queue of two spans for a run that makes five: the oldest must go, counted.
+    r = await captureRun(
+      'subagentV1',
+      {},
+      { env: { ...process.env, ...FAST, OTEL_BSP_MAX_QUEUE_SIZE: '2' }, otlp: { endpoint: gone.url } },
+    );
   });
   afterAll(() => r?.dispose());
+
+  it('keeps at most the configured number of spans, dropping the oldest and counting them', async () => {
+    const spans = r.records.filter((x) => x.kind === 'model').length;
+    expect(spans).toBeGreaterThan(2);
+    const traces = async () => StatusResponseSchema.parse(await api(r, '/status')).export!.traces!;
+    // Once no batch is in flight, two spans are left and every other one was dropped.
+    await until(async () => (await traces()).dropped === spans - 2, 'the drop count');
+    expect((await traces()).queued).toBeLessThanOrEqual(2);
+    expect((await traces()).exported).toBe(0);
+  });
 
   it('changes nothing for Codex and reports the refused connection for both signals', async () => {
     expect(r.run.exitCode).toBe(0);
@@ -251,5 +290,20 @@ describe('OTLP export to an endpoint where nothing listens', () => {
     expect(s.traces!.lastError!.message).toMatch(/ECONNREFUSED/);
     expect(s.traces!.retryAt).not.toBeNull();
     expect(s.content).toBe(false);
+    // The panel's status line hears of it live, apart from capture errors.
+    const feed = await openFeed(r.companion.url, {
+      token: r.companion.token(),
+      origin: 'chrome-extension://dceflbcgefibjiafpacongiijjkjedae',
+    });
+    try {
+      const snapshot = await feed.waitFor('feed/snapshot');
+      expect(snapshot.capture).toMatchObject({ errors: 0, exportLastError: expect.stringMatching(/ECONNREFUSED/) });
+      const before = snapshot.capture.exportFailures!;
+      expect(before).toBeGreaterThanOrEqual(2);
+      const pushed = await feed.waitFor('capture/changed', (m) => (m.capture.exportFailures ?? 0) > before);
+      expect(pushed.capture.errors).toBe(0);
+    } finally {
+      feed.close();
+    }
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol/exchange';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream';
+import { acceptWebSockets } from './fake-ws';
 import { scenarios, type ScenarioName } from './scenarios';
 import { startTestCompanion, type TestCompanion } from './companion';
 import type { CompanionOptions } from '../../companion/server';
@@ -26,6 +27,8 @@ export async function captureRun(
   companionOpts: Partial<CompanionOptions> = {},
 ): Promise<CaptureRun> {
   const upstream = await startFakeUpstream({ scenario: scenarios[scenario]() });
+  // The built-in provider talks over the WebSocket first: the fake answers it with the same scenario.
+  if (opts.provider === 'builtin') acceptWebSockets(upstream, { scenario: scenarios[scenario]() });
   const companion = await startTestCompanion({ apiUpstream: upstream.baseUrl, ...companionOpts });
   const run = await runCodex({ prompt: 'run echo hi', baseUrl: `${companion.url}/v1`, ...opts });
   await companion.idle();

@@ -30,6 +30,8 @@ export interface OtlpExport {
   /** Add after the store addon: it reads the stored, analysed record. */
   addon: CaptureAddon;
   status(): ExportStatus;
+  /** Failures of both signals and the latest message, for the capture state the panel shows. */
+  problems(): { exportFailures: number; exportLastError: string | null };
   /** Ends open turns and sends what is queued, for a bounded time; never throws. */
   shutdown(): Promise<void>;
 }
@@ -39,6 +41,8 @@ export interface OtlpDeps {
   record(id: string): Promise<ExchangeRecord | null>;
   log: Logger;
   version: string;
+  /** Called after each failed export, to tell live clients (never awaited). */
+  onFailure?: () => void;
 }
 
 const SCOPE = 'codex-devtools';
@@ -69,7 +73,7 @@ function exportOnce<T>(exporter: { export(items: T, done: (r: ExportResult) => v
 }
 
 /** Counts the metric reader's export rounds for `/api/status`; a failed round is covered by the next (cumulative). */
-function observed(inner: PushMetricExporter, status: ExportSignalStatus): PushMetricExporter {
+function observed(inner: PushMetricExporter, status: ExportSignalStatus, onFailure: () => void): PushMetricExporter {
   return {
     export(metrics: ResourceMetrics, done: (r: ExportResult) => void) {
       inner.export(metrics, (r) => {
@@ -79,6 +83,7 @@ function observed(inner: PushMetricExporter, status: ExportSignalStatus): PushMe
         } else {
           status.failures++;
           status.lastError = { message: maskUrlsInText(r.error ? describeError(r.error) : 'export failed'), at: Date.now() };
+          onFailure();
         }
         done(r);
       });
@@ -93,6 +98,13 @@ function observed(inner: PushMetricExporter, status: ExportSignalStatus): PushMe
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promise<OtlpExport> {
+  const onFailure = () => {
+    try {
+      deps.onFailure?.();
+    } catch (err) {
+      deps.log.warn(`otlp: failure listener: ${describeError(err)}`);
+    }
+  };
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.version': deps.version, ...config.resource }));
   const targetOf = (t: SignalTarget) => ({ endpoint: maskUrl(t.url), protocol: t.protocol });
 
@@ -102,7 +114,11 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
   let emit: (spec: SpanSpec) => void = () => {};
   if (config.traces) {
     const exporter = (traceExporter = await spanExporter(config.traces, config.timeoutMillis));
-    const s = (sender = new BatchSender<ReadableSpan>((batch) => exportOnce(exporter, batch), config.batch, targetOf(config.traces)));
+    const s = (sender = new BatchSender<ReadableSpan>(
+      (batch) => exportOnce(exporter, batch),
+      { ...config.batch, onFailure },
+      targetOf(config.traces),
+    ));
     // Ended spans go to our queue, not the SDK's batch processor (see queue.ts).
     const processor: SpanProcessor = {
       onStart: () => {},
@@ -153,7 +169,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     ? { ...targetOf(config.metrics), exported: 0, queued: 0, dropped: 0, failures: 0, lastError: null, lastSuccessAt: null, retryAt: null }
     : null;
   if (config.metrics && metricsStatus) {
-    const exporter = observed(await metricExporter(config.metrics, config.timeoutMillis), metricsStatus);
+    const exporter = observed(await metricExporter(config.metrics, config.timeoutMillis), metricsStatus, onFailure);
     const reader = new PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: config.metricIntervalMillis,
@@ -198,6 +214,13 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
 
   return {
     addon: { name: 'otlp', response: finished, error: finished },
+    problems: () => {
+      const signals = [sender?.status, metricsStatus].filter((x) => x !== null && x !== undefined);
+      const last = signals
+        .map((x) => x.lastError)
+        .reduce<{ message: string; at: number } | null>((a, b) => (b && (!a || b.at > a.at) ? b : a), null);
+      return { exportFailures: signals.reduce((a, x) => a + x.failures, 0), exportLastError: last?.message ?? null };
+    },
     status: () => ({ traces: sender?.snapshot() ?? null, metrics: metricsStatus ? { ...metricsStatus } : null, content: config.content }),
     shutdown: () => (closing ??= shutdown()),
   };

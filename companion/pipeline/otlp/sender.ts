@@ -17,6 +17,8 @@ export interface SenderOptions {
   delayMillis: number;
   initialBackoffMillis?: number;
   maxBackoffMillis?: number;
+  /** Told after each failed batch (live clients show it); its own failure is ignored. */
+  onFailure?: () => void;
 }
 
 export class BatchSender<T> {
@@ -78,6 +80,11 @@ export class BatchSender<T> {
         const initial = this.opts.initialBackoffMillis ?? 1000;
         this.backoff = Math.min(this.opts.maxBackoffMillis ?? 60_000, this.backoff ? this.backoff * 2 : initial);
         this.status.retryAt = Date.now() + this.backoff;
+        try {
+          this.opts.onFailure?.();
+        } catch {
+          // A listener's failure must not stop the retries.
+        }
       },
     );
     return this.sending.then(() => {
