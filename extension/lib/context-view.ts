@@ -3,7 +3,7 @@
  * with its entries and the analysis' token estimates (raw o200k and calibrated to the reported
  * input), joined by section name.
  */
-import type { ContextBreakdown, ContextSection, SectionGroup } from '../../companion/protocol';
+import type { ContextBreakdown, ContextSection, GroupTotals, SectionGroup } from '../../companion/protocol';
 import { requestEntries, type RequestEntry } from './request-items';
 import type { ToolView } from './request-tools';
 
@@ -22,7 +22,7 @@ export interface SectionView {
 
 export interface GroupView {
   group: SectionGroup;
-  /** Sum of the group's section estimates; null when the analysis has no breakdown. */
+  /** The group's totals as the analysis sums them; null when it has no breakdown. */
   figures: SectionFigures | null;
   sections: SectionView[];
 }
@@ -37,26 +37,12 @@ export interface ContextView {
 
 export const GROUP_ORDER: readonly SectionGroup[] = ['tools', 'instructions', 'input', 'other'];
 
-const figuresOf = (s: ContextSection): SectionFigures => ({
+const figuresOf = (s: ContextSection | GroupTotals): SectionFigures => ({
   tokens: s.tokens,
   calibratedTokens: s.calibratedTokens,
   bytes: s.bytes,
   opaqueBytes: s.opaqueBytes,
 });
-
-function sum(list: SectionFigures[]): SectionFigures | null {
-  if (list.length === 0) return null;
-  const calibrated = list.every((f) => f.calibratedTokens !== null);
-  return list.reduce<SectionFigures>(
-    (a, f) => ({
-      tokens: a.tokens + f.tokens,
-      calibratedTokens: calibrated ? (a.calibratedTokens ?? 0) + (f.calibratedTokens ?? 0) : null,
-      bytes: a.bytes + f.bytes,
-      opaqueBytes: a.opaqueBytes + f.opaqueBytes,
-    }),
-    { tokens: 0, calibratedTokens: calibrated ? 0 : null, bytes: 0, opaqueBytes: 0 },
-  );
-}
 
 /** `tools` are the request's tools as `requestTools` reads them (the detail store holds them once). */
 export function contextView(body: unknown, tools: ToolView[], breakdown: ContextBreakdown | null): ContextView {
@@ -88,9 +74,7 @@ export function contextView(body: unknown, tools: ToolView[], breakdown: Context
     sectionViews.set(s.name, view);
     groups[s.group].sections.push(view);
   }
-  for (const g of GROUP_ORDER) {
-    const inGroup = (breakdown?.sections ?? []).filter((s) => s.group === g).map(figuresOf);
-    groups[g].figures = sum(inGroup);
-  }
+  // Group totals come from the companion (analysis/context.ts), never summed here.
+  for (const t of breakdown?.groups ?? []) groups[t.group].figures = figuresOf(t);
   return { tools, toolFigures, groups, breakdown };
 }

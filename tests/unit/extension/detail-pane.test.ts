@@ -172,4 +172,29 @@ describe('the detail pane', () => {
     const w = await openDetail();
     expect(w.get('[data-testid="exchange-row"] [data-col="model"]').text()).toBe('gpt-6.1-sol');
   });
+
+  it('shows what no section accounts for as "unaccounted" and warns of a calibration far from the estimate, offering the raw view', async () => {
+    const [big] = analyseAll([await recordFrom(loadFixture('e-compaction-local-1.json'), { id: 'x-big' })]);
+    const c = big.analysis!.context!;
+    const w = await openDetail(big);
+    expect(w.get('[data-testid="calibration-warning"]').text()).toContain('250,000');
+    expect(w.get('[data-testid="context-unaccounted"]').text()).toContain(
+      `${c.calibration!.unaccountedTokens.toLocaleString('en-US')} tok`,
+    );
+    await w.get('[data-testid="show-raw"]').trigger('click');
+    expect(useUiStore().tokenView).toBe('raw');
+    expect(w.find('[data-testid="context-unaccounted"]').exists()).toBe(false);
+  });
+
+  it('shows the uncached input the companion counts, even when the cache field was not reported', async () => {
+    const fx = loadFixture('a-plain-text-1.json');
+    for (const e of fx.response_sent_by_fake_upstream!.sse_events!)
+      delete (e.response as { usage?: { input_tokens_details?: unknown } } | undefined)?.usage?.input_tokens_details;
+    const [r] = analyseAll([await recordFrom(fx, { id: 'x-nocache' })]);
+    expect(r.analysis!.usage!.uncachedInput).toBe(5000);
+    const w = await openDetail(r);
+    await tab(w, 'usage');
+    expect(w.get('[data-testid="usage-tab"] [data-field="uncached"]').text()).toBe('5,000');
+    expect(w.get('[data-testid="usage-tab"] [data-field="cached"]').text()).toBe('—');
+  });
 });
