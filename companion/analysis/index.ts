@@ -6,3 +6,4 @@ export { mergePriceOverrides } from './pricing';
 export { sessionCacheReport } from './cache-report';
 export { buildSessionThreads } from './thread-tree';
 export { rollupUsage, usageByThread, usageByTurn, usageReport } from './usage-rollup';
+export { requestLayout } from './layout';

@@ -10,3 +10,4 @@ export * from './api';
 export * from './analysis';
 export * from './tool-names';
 export * from './section-names';
+export * from './layout';

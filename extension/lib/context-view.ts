@@ -1,11 +1,24 @@
 /**
- * The Context tab's model: the request's Tools → Instructions → Input (→ Other), each section
- * with its entries and the analysis' token estimates (raw o200k and calibrated to the reported
- * input), joined by section name.
+ * The Context tab's model: the request's Tools → Instructions → Input (→ Other) as the companion
+ * lays it out, each section with its entries and the analysis' token estimates (raw o200k and
+ * calibrated to the reported input), joined by section name. Nothing here reads the request body
+ * but to show an entry's own JSON.
  */
-import type { ContextBreakdown, ContextSection, GroupTotals, SectionGroup } from '../../companion/protocol';
-import { requestEntries, type RequestEntry } from './request-items';
-import type { ToolView } from './request-tools';
+import type {
+  ContextBreakdown,
+  ContextSection,
+  GroupTotals,
+  LayoutEntry,
+  LayoutTool,
+  RequestLayout,
+  SectionGroup,
+} from '../../companion/protocol';
+import { asArray, isObject } from './json';
+
+/** A layout entry with the item it stands for (the raw JSON behind it, for the JSON view). */
+export interface RequestEntry extends LayoutEntry {
+  item: unknown;
+}
 
 export interface SectionFigures {
   tokens: number;
@@ -28,7 +41,7 @@ export interface GroupView {
 }
 
 export interface ContextView {
-  tools: ToolView[];
+  tools: LayoutTool[];
   /** By tool key (`tool:<key>` in the analysis). */
   toolFigures: Map<string, SectionFigures>;
   groups: Record<SectionGroup, GroupView>;
@@ -44,9 +57,12 @@ const figuresOf = (s: ContextSection | GroupTotals): SectionFigures => ({
   opaqueBytes: s.opaqueBytes,
 });
 
-/** `tools` are the request's tools as `requestTools` reads them (the detail store holds them once). */
-export function contextView(body: unknown, tools: ToolView[], breakdown: ContextBreakdown | null): ContextView {
-  const entries = requestEntries(body);
+/** The companion's layout of the request, joined to its token estimates by section name. */
+export function contextView(body: unknown, layout: RequestLayout | null, breakdown: ContextBreakdown | null): ContextView {
+  const b = isObject(body) ? body : {};
+  const input = asArray(b.input);
+  const tools = layout?.tools ?? [];
+  const entries: RequestEntry[] = (layout?.entries ?? []).map((e) => ({ ...e, item: e.index < 0 ? b.instructions : input[e.index] }));
   const bySection = new Map((breakdown?.sections ?? []).map((s) => [s.name, s]));
   const toolFigures = new Map<string, SectionFigures>();
   for (const s of breakdown?.sections ?? [])

@@ -5,6 +5,7 @@ import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeRecord } from '../../../companion/protocol';
+import { withLayout } from '../../../companion/analysis/layout';
 import PanelApp from '../../../extension/components/panel/PanelApp.vue';
 import { EMPTY_FILTER, filterPredicate } from '../../../extension/lib/exchange-filter';
 import { useDetailStore } from '../../../extension/stores/detail';
@@ -37,7 +38,8 @@ beforeAll(async () => {
 async function openDetail(shown: ExchangeRecord = record): Promise<VueWrapper> {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify(shown), { status: 200, headers: { 'content-type': 'application/json' } })),
+    // As GET /api/exchanges/:id serves it: with the request's layout.
+    vi.fn(async () => new Response(JSON.stringify(withLayout(shown)), { status: 200, headers: { 'content-type': 'application/json' } })),
   );
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
   useExchangesStore().applySnapshot([shown], { keepInFlight: false });
