@@ -15,7 +15,8 @@ import type {
 } from '../protocol/exchange';
 import type { Identity } from '../protocol/identity';
 import type { RateLimits } from '../protocol/ratelimits';
-import { redactHeaders, redactQuery, redactUrl, type HeaderPairs } from '../proxy/headers';
+import { redactHeaders, type HeaderPairs } from '../proxy/headers';
+import { maskUrl, maskUrlsInText, redactQuery } from '../lib/url-secrets';
 import { createStreamDecoder, decodeBody, parseEncoding, type StreamDecoder } from '../proxy/decode';
 import { describeError } from '../lib/log';
 import type { AddonManager } from './addons';
@@ -118,10 +119,11 @@ export class ExchangeFlow {
     this.method = init.method;
     this.path = init.path;
     this.query = redactQuery(init.query);
-    this.upstreamUrl = init.upstreamUrl ? redactUrl(init.upstreamUrl) : null;
+    // Configured URLs may carry credentials (userinfo, `?api-key=`): records keep them masked.
+    this.upstreamUrl = init.upstreamUrl ? maskUrl(init.upstreamUrl) : null;
     this.kind = isModelPath(init.method, init.path) || init.transport === 'websocket' ? 'model' : 'other';
     this.startedAt = init.startedAt ?? Date.now();
-    this.route = init.route;
+    this.route = { ...init.route, upstream: maskUrl(init.route.upstream) };
     this.maxCaptureBytes = init.maxCaptureBytes;
     this.rawRequestHeaders = new Map(init.requestHeaders);
     this.requestHeaders = redactHeaders(init.requestHeaders);
@@ -239,10 +241,12 @@ export class ExchangeFlow {
   }
 
   private onSseEvent(eventName: string | undefined, data: string, unterminated: boolean): void {
-    this.recordText(data, eventName ?? 'message', {
+    const ev = this.recordText(data, eventName ?? 'message', {
       source: 'data',
       ...(unterminated ? { invalid: 'the stream ended inside this event; SSE clients (Codex included) discard it' } : {}),
     });
+    // `event: error` with text data is still the upstream's error, not a truncated stream.
+    if (ev.invalid && !unterminated && ev.type === 'error') this.assembler.apply('error', data);
   }
 
   /**
@@ -285,7 +289,7 @@ export class ExchangeFlow {
   async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<void> {
     if (!(await this.close())) return;
     this.status = status;
-    this.error = error;
+    this.error = { ...error, message: maskUrlsInText(error.message) };
     await this.addons.trigger('error', this);
   }
 

@@ -10,6 +10,7 @@ import { ExchangeFlow } from '../capture/flow';
 import type { CaptureQueue } from '../capture/queue';
 import { newExchangeId } from '../capture/ids';
 import { describeError, type Logger } from '../lib/log';
+import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from './decode';
 import { openAiError } from './errors';
 import { headerPairs, headerPairsOf, withoutHopByHop, type HeaderPairs } from './headers';
@@ -59,7 +60,8 @@ function upstreamFailure(err: unknown, upstream: string): { status: number; type
   return {
     status: timeout ? 504 : 502,
     type: timeout ? 'upstream_timeout' : 'upstream_unreachable',
-    message: `codex-devtools (the local companion proxy) ${what} the upstream ${upstream}: ${describeError(err)}`,
+    // `upstream` is already masked; the client's own error text may quote the wire URL.
+    message: `codex-devtools (the local companion proxy) ${what} the upstream ${upstream}: ${maskUrlsInText(describeError(err))}`,
   };
 }
 
@@ -103,7 +105,7 @@ export function createForwardHandler(deps: ForwardDeps) {
     }
 
     if (!decision.ok) {
-      const res = openAiError(decision.status, 'profile_unusable', decision.message, 'codex_devtools_profile');
+      const res = openAiError(decision.status, decision.type, decision.message, 'codex_devtools_profile');
       if (flow) {
         // Nothing is forwarded, so nothing waits: recorded right away.
         flow.setRequestBody(raw);

@@ -33,9 +33,9 @@ describe('rate-limit gauges and the toolbar badge', () => {
       [false, true],
     ]);
     const capture = { paused: false, errors: 0, lastError: null };
-    expect(badgeFor({ connected: true, capture, rateLimits: r, now: T0 }).text).toBe('100%');
-    expect(badgeFor({ connected: true, capture, rateLimits: r, now: T0 + 3600_000 }).text).toBe('85%');
-    expect(badgeFor({ connected: true, capture, rateLimits: r, now: T0 + 86_400_000 }).text).toBe('');
+    expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: r, now: T0 }).text).toBe('100%');
+    expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: r, now: T0 + 3600_000 }).text).toBe('85%');
+    expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: r, now: T0 + 86_400_000 }).text).toBe('');
   });
 
   it('dates each family by its own reading when the state merged older ones', () => {
@@ -47,13 +47,27 @@ describe('rate-limit gauges and the toolbar badge', () => {
 
   it('puts capture errors on the badge before rate limits', () => {
     const capture = { paused: false, errors: 2, lastError: 'disk full' };
-    expect(badgeFor({ connected: true, capture, rateLimits: fakeRateLimits(90) }).text).toBe('!');
+    expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: fakeRateLimits(90) }).text).toBe('!');
   });
 
   it('shows the highest used % on the badge from 80 %, and nothing below', () => {
     const capture = { paused: false, errors: 0, lastError: null };
-    expect(badgeFor({ connected: true, capture, rateLimits: fakeRateLimits(20, 85.4) }).text).toBe('85%');
-    expect(badgeFor({ connected: true, capture, rateLimits: fakeRateLimits(20, 79) }).text).toBe('');
-    expect(badgeFor({ connected: false, capture, rateLimits: fakeRateLimits(99) }).text).toBe('');
+    expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: fakeRateLimits(20, 85.4) }).text).toBe('85%');
+    expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: fakeRateLimits(20, 79) }).text).toBe('');
+  });
+
+  it('says "off" when the companion cannot be reached, also while it retries, and not before a first attempt failed', () => {
+    const capture = { paused: false, errors: 2, lastError: 'disk full' };
+    const rateLimits = fakeRateLimits(99);
+    expect(badgeFor({ status: 'offline', offline: true, capture, rateLimits }).text).toBe('off');
+    expect(badgeFor({ status: 'connecting', offline: true, capture, rateLimits }).text).toBe('off');
+    expect(badgeFor({ status: 'connecting', offline: false, capture: null, rateLimits: null }).text).toBe('');
+    expect(badgeFor({ status: 'offline', offline: true, capture: null, rateLimits: null }).title).toContain('npx codex-devtools');
+  });
+
+  it('asks for pairing when unpaired, and says so when the companion refused the token or speaks another version', () => {
+    expect(badgeFor({ status: 'unpaired', offline: false, capture: null, rateLimits: null })).toMatchObject({ text: '?' });
+    expect(badgeFor({ status: 'unauthorized', offline: true, capture: null, rateLimits: null }).title).toContain('pair again');
+    expect(badgeFor({ status: 'mismatch', offline: false, capture: null, rateLimits: null }).text).toBe('!');
   });
 });
