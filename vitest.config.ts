@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['tests/**/*.test.ts'],
+    // Components mount with the UI string layer (English) unless a test installs another locale.
+    setupFiles: ['tests/support/i18n.ts'],
     restoreMocks: true,
     mockReset: true,
     testTimeout: 30_000,

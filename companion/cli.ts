@@ -12,7 +12,7 @@ Commands:
   run -- codex …      run Codex through a companion without touching its config
   setup [--remove]    route plain \`codex\` through the companion (config.toml block), or undo
   doctor              check Codex, its config, the companion and traffic
-  token [--rotate]    print the pairing token and a pairing link
+  token [--rotate]    print the pairing token and pairing code
   profile …           list|add|use|remove upstream profiles (hot switch)
   pause | resume      stop or restart recording (forwarding never stops)
   clear | prune       delete captured history, or the oldest sessions past the size cap

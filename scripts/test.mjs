@@ -1,9 +1,20 @@
 // The one test command (README, CI): format, lint, type check, builds, then every vitest layer
 // (unit, integration, end-to-end with the real Codex CLI and real browsers). Ends with the line
-// `N passed, N failed`, counting each static check as one test.
+// `N passed, N failed`, counting each static check as one test. First it makes sure the browsers and
+// tools the tests run are here (the same step as `npm run setup:browsers`), and stops at once if not.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureTestTools, manualHint } from './lib/browsers.mjs';
+
+// Never prompts: a test run must not wait for a password nobody is there to type.
+const tools = ensureTestTools({ interactive: false });
+if (!tools.ok) {
+  console.log(
+    `✗ ${tools.missing.join(', ')} not found and not installed (${tools.reason}): run \`npm run setup:browsers\` (or ${manualHint()})`,
+  );
+  process.exit(1);
+}
 
 const bin = (name) => path.resolve('node_modules/.bin', name);
 const steps = [
@@ -11,6 +22,8 @@ const steps = [
   ['lint (eslint)', bin('eslint'), ['.']],
   ['type check (vue-tsc)', bin('vue-tsc'), ['--noEmit']],
   ['build (companion, Chrome and Firefox extensions)', 'npm', ['run', '--silent', 'build']],
+  // What AMO runs on a submission; reviewed third-party warnings are listed in scripts/web-ext-lint-reviewed.json.
+  ['Firefox store check (web-ext lint)', 'node', ['scripts/lint-extension.mjs']],
 ];
 
 let passed = 0;

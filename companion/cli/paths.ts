@@ -16,9 +16,10 @@ export function extensionDirs(): { chrome: string | null; firefox: string | null
   return { chrome: find('chrome-mv3'), firefox: find('firefox-mv3') };
 }
 
-/** Fixed by the manifest key (wxt.config.ts). */
+/** The id of the unpacked development build, fixed by its manifest key (wxt.config.ts); a store install has another. */
 export const CHROME_EXTENSION_ID = 'dceflbcgefibjiafpacongiijjkjedae';
 
+/** One-click pairing for the unpacked development build only; the pairing code works with any id. */
 export function pairingLink(port: number, token: string): string {
   return `chrome-extension://${CHROME_EXTENSION_ID}/options.html#port=${port}&token=${encodeURIComponent(token)}`;
 }

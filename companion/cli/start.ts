@@ -10,6 +10,7 @@ import { StateDirLocked } from '../lib/state-lock';
 import { probe } from '../lib/probe';
 import { UsageError } from './errors';
 import { home, logLevel, parse, port, size, START, url } from './options';
+import { formatPairingCode } from '../protocol/pairing';
 import { extensionDirs, pairingLink } from './paths';
 
 export const START_HELP = `Usage: codex-devtools [start] [options]
@@ -99,8 +100,9 @@ export function banner(c: Companion, recorded: string | null = null): string {
   const base = `${c.url}/v1`;
   const lines = [
     `codex-devtools ${COMPANION_VERSION} listening on ${c.url}  (state: ${c.home})`,
-    `Pairing token: ${c.token()}`,
-    `  pair Chrome: open ${pairingLink(c.port, c.token())}`,
+    `Pairing code: ${formatPairingCode(c.port, c.token())}`,
+    `  paste it in the extension's options (Chrome or Firefox, store or unpacked)`,
+    `  unpacked development build in Chrome: or open ${pairingLink(c.port, c.token())}`,
     '',
     'Point Codex at it:',
     `  this run:      codex -c 'openai_base_url="${base}"'`,

@@ -11,3 +11,4 @@ export * from './analysis';
 export * from './tool-names';
 export * from './section-names';
 export * from './layout';
+export * from './pairing';

@@ -21,11 +21,11 @@ export function apiErrorMessage(type: ApiErrorType, base: string, detail = ''): 
   const tail = detail ? ` (${detail})` : '';
   switch (type) {
     case 'unpaired':
-      return 'Not paired with a companion yet: open the pairing link the companion prints, or enter its port and token on the options page.';
+      return 'Not paired with a companion yet: paste the pairing code `codex-devtools token` prints on the options page.';
     case 'offline':
       return `No companion at ${base}. ${START_HINT}${tail}`;
     case 'unauthorized':
-      return `The companion at ${base} refused the pairing token. Pair again: run \`codex-devtools token\` and use the link it prints.${tail}`;
+      return `The companion at ${base} refused the pairing token. Pair again: run \`codex-devtools token\` and paste the pairing code it prints on the options page.${tail}`;
     case 'forbidden':
       return `The companion at ${base} refused this page's origin.${tail}`;
     case 'not_found':

@@ -20,62 +20,70 @@ export interface ConnectionView {
   action: 'pair' | 'retry' | null;
 }
 
-const START = 'Start it with `npx codex-devtools` (or check the port on the options page).';
+/** Translates a message key of extension/locales (vue-i18n's `t`). */
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
-function closeText(close: ConnectionFacts['close']): string {
+function closeText(close: ConnectionFacts['close'], t: Translate): string {
   if (!close) return '';
-  return `, close code ${close.code}${close.reason ? ` (${close.reason})` : ''}`;
+  return close.reason
+    ? t('connection.closeCodeReason', { code: close.code, reason: close.reason })
+    : t('connection.closeCode', { code: close.code });
 }
 
-export function connectionView(f: ConnectionFacts, now: number = Date.now()): ConnectionView {
+export function connectionView(f: ConnectionFacts, now: number, t: Translate): ConnectionView {
+  const start = t('connection.start');
+  const noCompanion = t('connection.noCompanion', { base: f.base });
   switch (f.status) {
     case 'connected':
-      return { label: 'connected', tone: 'ok', detail: null, action: null };
+      return { label: t('connection.connected'), tone: 'ok', detail: null, action: null };
     case 'idle':
     case 'connecting':
-      return { label: 'connecting…', tone: 'busy', detail: null, action: null };
+      return { label: t('connection.connecting'), tone: 'busy', detail: null, action: null };
     case 'offline': {
-      const since = f.offlineSince ? `Offline since ${fmtClock(f.offlineSince)}` : 'Offline';
-      const retry = f.retryAt ? ` Retrying ${f.retryAt > now ? `in ${fmtDuration(f.retryAt - now)}` : 'now'}.` : '';
+      const since = f.offlineSince ? t('connection.offlineSince', { time: fmtClock(f.offlineSince) }) : t('connection.offlineNoTime');
+      const retry = f.retryAt
+        ? ` ${f.retryAt > now ? t('connection.retryIn', { duration: fmtDuration(f.retryAt - now) }) : t('connection.retryNowText')}`
+        : '';
       return {
-        label: 'offline',
+        label: t('connection.offline'),
         tone: 'error',
-        detail: `No companion at ${f.base}. ${START} ${since}${closeText(f.close)}.${retry}`,
+        detail: `${noCompanion} ${start} ${since}${closeText(f.close, t)}.${retry}`,
         action: 'retry',
       };
     }
     case 'unauthorized':
-      return {
-        label: 'not authorised',
-        tone: 'error',
-        detail: `The companion at ${f.base} refused the pairing token. Pair again: run \`codex-devtools token\` and open the link it prints.`,
-        action: 'pair',
-      };
+      return { label: t('connection.notAuthorised'), tone: 'error', detail: t('connection.refused', { base: f.base }), action: 'pair' };
     case 'mismatch': {
       const side = f.problem?.update ?? null;
       const how =
         side === 'companion'
-          ? 'Update the companion (`npx codex-devtools@latest`), then reload this page.'
+          ? t('connection.updateCompanion')
           : side === 'extension'
-            ? 'Update the extension (load the newer build from .output/ or the store), then reopen this page.'
-            : 'Update the older of the two.';
+            ? t('connection.updateExtension')
+            : t('connection.updateOlder');
       return {
-        label: side ? `protocol mismatch: update the ${side}` : 'protocol mismatch',
+        label:
+          side === 'companion'
+            ? t('connection.mismatchUpdateCompanion')
+            : side === 'extension'
+              ? t('connection.mismatchUpdateExtension')
+              : t('connection.mismatch'),
         tone: 'error',
-        detail: `${f.problem?.message ?? 'The extension and the companion speak different protocol versions.'} ${how}`,
+        // The companion's own text says what differs; it is English until the companion sends codes.
+        detail: `${f.problem?.message ?? t('connection.protocolDiffers')} ${how}`,
         action: null,
       };
     }
     case 'unpaired':
       if (f.reachable?.ok)
         return {
-          label: 'connected, not paired',
+          label: t('connection.pairedNot'),
           tone: 'warn',
-          detail: `A companion answers at ${f.base}, but this extension has no pairing token yet: open the pairing link it printed, or enter the token on the options page.`,
+          detail: t('connection.answersNotPaired', { base: f.base }),
           action: 'pair',
         };
       if (f.reachable && !f.reachable.ok)
-        return { label: 'offline', tone: 'error', detail: `No companion at ${f.base}. ${START}`, action: 'pair' };
-      return { label: 'not paired', tone: 'warn', detail: 'Pair the extension with the companion on the options page.', action: 'pair' };
+        return { label: t('connection.offline'), tone: 'error', detail: `${noCompanion} ${start}`, action: 'pair' };
+      return { label: t('connection.notPaired'), tone: 'warn', detail: t('connection.pairOnOptions'), action: 'pair' };
   }
 }

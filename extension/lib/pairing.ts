@@ -1,4 +1,8 @@
-/** Reads the pairing link the companion prints (`options.html#port=<port>&token=<token>`). */
+/**
+ * Reads what the companion prints to pair the extension: the pairing code `<port>:<token>` (any
+ * browser, any extension id) or the development build's link (`options.html#port=<port>&token=<token>`).
+ */
+import { splitPairingCode } from '../../companion/protocol';
 import { parsePort } from './companion-url';
 
 export interface Pairing {
@@ -25,6 +29,29 @@ export function parsePairingHash(hash: string): PairingResult {
   if (port === null) return { ok: false, error: 'The pairing link has no valid port. Copy the whole link the companion printed.' };
   if (!TOKEN.test(token)) return { ok: false, error: 'The pairing link has no valid token. Run `codex-devtools token` to see it.' };
   return { ok: true, pairing: { port, token } };
+}
+
+/**
+ * A pasted pairing code (`8642:abc…`), or a whole pairing link whatever extension id it names
+ * (a store install has another id than the one the development link carries).
+ */
+export function parsePairingCode(text: string): PairingResult {
+  const t = text.trim();
+  if (t === '') return { ok: false, error: 'Paste the pairing code `codex-devtools token` prints.' };
+  const hash = t.indexOf('#');
+  if (hash >= 0) {
+    const r = parsePairingHash(t.slice(hash));
+    return r.ok || r.error
+      ? r
+      : { ok: false, error: 'That link is not a pairing link. Paste the pairing code `codex-devtools token` prints.' };
+  }
+  const parts = splitPairingCode(t);
+  if (!parts)
+    return { ok: false, error: 'That is not a pairing code: it looks like `8642:…` (port, colon, token). Run `codex-devtools token`.' };
+  const port = parsePort(parts.port);
+  if (port === null) return { ok: false, error: 'The pairing code has no valid port. Copy the whole code the companion printed.' };
+  if (!TOKEN.test(parts.token)) return { ok: false, error: 'The pairing code has no valid token. Run `codex-devtools token` to see it.' };
+  return { ok: true, pairing: { port, token: parts.token } };
 }
 
 /** Checks a token typed by hand (Firefox has no fixed extension URL, so its users paste it). */

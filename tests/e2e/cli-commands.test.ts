@@ -21,6 +21,7 @@ afterAll(() => {
 });
 
 describe('the codex-devtools command line', () => {
+  // Sixteen CLI processes one after another: on a loaded machine that outlasts the default 30 s.
   it('prints help and its version, and refuses unknown flags and bad values in one line', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
@@ -46,7 +47,7 @@ describe('the codex-devtools command line', () => {
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr, args.join(' ')).toMatch(/^codex-devtools: /);
     }
-  });
+  }, 120_000);
 
   it('says so and exits non-zero when another companion already holds the port', async () => {
     const port = await freePort();
@@ -54,7 +55,7 @@ describe('the codex-devtools command line', () => {
     const first = startCli(['--port', String(port), '--home', h]);
     try {
       await first.waitFor('listening on');
-      expect(first.output()).toContain(`Pairing token: ${fs.readFileSync(path.join(h, 'token'), 'utf8').trim()}`);
+      expect(first.output()).toContain(`Pairing code: ${port}:${fs.readFileSync(path.join(h, 'token'), 'utf8').trim()}`);
       expect(first.output()).toContain(`openai_base_url="http://127.0.0.1:${port}/v1"`);
       expect(first.output()).toMatch(/Load unpacked → .*chrome-mv3/);
       const second = await cli(['--port', String(port), '--home', home()]);
@@ -65,7 +66,7 @@ describe('the codex-devtools command line', () => {
     }
   });
 
-  it('prints the token and a pairing link, and rotates it; the running companion takes the new one', async () => {
+  it('prints the token, the pairing code and the development pairing link, and rotates it; the running companion takes the new one', async () => {
     const port = await freePort();
     const h = home();
     const server = startCli(['--port', String(port), '--home', h]);
@@ -74,6 +75,7 @@ describe('the codex-devtools command line', () => {
       const t1 = await cli(['token', '--home', h, '--port', String(port)]);
       const token = fs.readFileSync(path.join(h, 'token'), 'utf8').trim();
       expect(t1.stdout).toContain(`Token: ${token}`);
+      expect(t1.stdout).toContain(`Pairing code: ${port}:${token}`);
       expect(t1.stdout).toContain(`chrome-extension://dceflbcgefibjiafpacongiijjkjedae/options.html#port=${port}&token=${token}`);
       expect(fs.statSync(path.join(h, 'token')).mode & 0o777).toBe(0o600);
       const t2 = await cli(['token', '--home', h, '--rotate']);

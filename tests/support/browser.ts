@@ -7,19 +7,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { findBrowser } from '../../scripts/lib/browsers.mjs';
 
 export const CHROME_EXTENSION_DIR = path.resolve('.output/chrome-mv3');
 export const FIREFOX_EXTENSION_DIR = path.resolve('.output/firefox-mv3');
+/** The Chrome Web Store build: no manifest `key`, so Chromium derives another id from its folder. */
+export const CHROME_STORE_EXTENSION_DIR = path.resolve('.output/chrome-mv3-store');
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
 
-/** Fixed by the manifest `key` in wxt.config.ts. */
+/** The development build's id, fixed by the manifest `key` in wxt.config.ts. */
 export const CHROME_EXTENSION_ID = 'dceflbcgefibjiafpacongiijjkjedae';
 
+/** Found the same way as `npm test` and `npm run setup:browsers` find it (scripts/lib/browsers.mjs). */
 export function chromiumPath(): string {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
-    if (p && fs.existsSync(p)) return p;
-  }
-  throw new Error("Chromium not found: install Debian's `chromium` package (apt-get install chromium) or set CHROMIUM_PATH.");
+  const p = findBrowser('chromium');
+  if (p) return p;
+  throw new Error('Chromium not found: run `npm run setup:browsers` or set CHROMIUM_PATH.');
 }
 
 /** Flags every Chromium here starts with: no sandbox (root), no GPU, and no traffic of its own. */
@@ -44,18 +47,21 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchWithExtension(opts: { extraArgs?: string[] } = {}): Promise<ExtensionBrowser> {
-  if (!fs.existsSync(path.join(CHROME_EXTENSION_DIR, 'manifest.json'))) {
-    throw new Error(`No built extension in ${CHROME_EXTENSION_DIR}: run \`npm run build:chrome\` first (npm test does).`);
+export async function launchWithExtension(opts: { extraArgs?: string[]; extensionDir?: string } = {}): Promise<ExtensionBrowser> {
+  const dir = opts.extensionDir ?? CHROME_EXTENSION_DIR;
+  if (!fs.existsSync(path.join(dir, 'manifest.json'))) {
+    throw new Error(`No built extension in ${dir}: run \`npm run build\` first (npm test does).`);
   }
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-devtools-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
     args: [
-      `--disable-extensions-except=${CHROME_EXTENSION_DIR}`,
-      `--load-extension=${CHROME_EXTENSION_DIR}`,
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
       ...CHROMIUM_ARGS,
+      // Branded Google Chrome (the macOS fallback) ignores --load-extension without this; Chromium is unaffected.
+      '--disable-features=DisableLoadExtensionCommandLineSwitch',
       ...(opts.extraArgs ?? []),
     ],
   });

@@ -8,15 +8,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { findBrowser } from '../../scripts/lib/browsers.mjs';
 import { SCREENSHOT_DIR } from './browser';
 
 export const GECKO_ID = 'codex-devtools@codex-devtools';
 /** Any fixed UUID works; this one is ours. */
 export const FIREFOX_UUID = '6b1c7c8e-2f4a-4d7e-9a55-0c0de7d00151';
 
+/** Found the same way as `npm test` and `npm run setup:browsers` find it (scripts/lib/browsers.mjs). */
 export function firefoxPath(): string | null {
-  for (const p of [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox']) if (p && fs.existsSync(p)) return p;
-  return null;
+  return findBrowser('firefox');
 }
 
 export interface FirefoxSession {
@@ -37,7 +38,7 @@ interface Pending {
 /** Firefox with the extension in `extensionDir` installed, or a plain Firefox when it is null. */
 export async function launchFirefoxWithExtension(extensionDir: string | null): Promise<FirefoxSession> {
   const exe = firefoxPath();
-  if (!exe) throw new Error("Firefox not found: install Debian's `firefox-esr` package or set FIREFOX_PATH.");
+  if (!exe) throw new Error('Firefox not found: run `npm run setup:browsers` or set FIREFOX_PATH.');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-devtools-firefox-'));
   fs.writeFileSync(
     path.join(profile, 'user.js'),

@@ -59,6 +59,27 @@ describe('the options page', () => {
     expect(w.get('[data-testid="test-result"]').text()).toContain('refused the pairing token');
   });
 
+  it('pairs from a pasted pairing code, clears the box and reports the companion’s answer', async () => {
+    const w = await open();
+    const input = w.get('[data-testid="pairing-code-input"]');
+    await input.setValue('9124:abcdefghijklmnop0123');
+    await w.get('[data-testid="pairing-code-form"]').trigger('submit');
+    await flushPromises();
+    expect(await readSettings()).toMatchObject({ port: 9124, token: 'abcdefghijklmnop0123' });
+    expect((input.element as HTMLInputElement).value).toBe('');
+    expect(w.get('[data-testid="pairing-code-result"]').text()).toContain('port 9124');
+    expect(w.get('[data-testid="pairing-code-result"]').text()).toContain('refused the pairing token');
+  });
+
+  it('stores nothing from a pasted code that is not one', async () => {
+    const w = await open();
+    await w.get('[data-testid="pairing-code-input"]').setValue('abcdefghijklmnop0123');
+    await w.get('[data-testid="pairing-code-form"]').trigger('submit');
+    await flushPromises();
+    expect((await readSettings()).token).toBeNull();
+    expect(w.get('[data-testid="pairing-code-result"]').text()).toContain('not a pairing code');
+  });
+
   it('offers every doc language and stores the choice', async () => {
     const w = await open();
     const select = w.get('[data-testid="doc-language"]');
