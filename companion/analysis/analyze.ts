@@ -12,6 +12,7 @@ import { BUILTIN_PRICES } from './prices';
 import { priceExchange } from './pricing';
 import { readRequest } from './request-shape';
 import { spawnLinks } from './spawn-links';
+import { blendedTokens, uncachedInput } from './token-math';
 
 export interface AnalysisOptions extends CacheThresholds {
   prices: PriceTable;
@@ -103,6 +104,7 @@ export function analyzeExchange(
     costUsd: priced.usd,
     cost,
     pricing: priced.pricing,
+    usage: { uncachedInput: uncachedInput(current.usage), blendedTokens: blendedTokens(current.usage) },
     facts,
   };
 }

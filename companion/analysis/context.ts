@@ -8,7 +8,7 @@
  * (no alternative of the o200k pattern can match across it), and render.ts cuts blocks only
  * there. Hence Σ count(block) = count(whole rendering) exactly, and sections never overlap.
  */
-import type { ContextBreakdown, ContextSection } from '../protocol/analysis';
+import type { ContextBreakdown, ContextCalibration, ContextSection, GroupTotals, SectionGroup } from '../protocol/analysis';
 import { renderRequest, type Block } from './render';
 import { countTextTokens, TOKENIZER } from './tokenizer';
 
@@ -51,25 +51,81 @@ function tallySections(blocks: Block[]): Omit<ContextSection, 'calibratedTokens'
   return [...bySection.values()].map(({ units, ...s }) => ({ ...s, items: units.size }));
 }
 
+/** Below ×0.67 or above ×1.5 of the raw estimate, a proportional calibration would mislead. */
+export const CALIBRATION_BAND = { min: 0.67, max: 1.5 } as const;
+
+const GROUP_ORDER: readonly SectionGroup[] = ['tools', 'instructions', 'input', 'other'];
+
+/** Calibrated tokens per section and the calibration behind them (see `ContextCalibration`). */
+export function calibrate(
+  raw: number[],
+  reported: number | null,
+  opaqueBytes = 0,
+): { calibrated: number[] | null; calibration: ContextCalibration | null } {
+  const total = raw.reduce((a, b) => a + b, 0);
+  if (reported === null || total <= 0) return { calibrated: null, calibration: null };
+  const scale = reported / total;
+  const times = `×${scale < 10 ? scale.toFixed(2) : Math.round(scale)}`;
+  const int = (n: number) => n.toLocaleString('en-US');
+  if (scale > CALIBRATION_BAND.max) {
+    const unaccounted = reported - total;
+    const opaque = opaqueBytes > 0 ? `, ${int(opaqueBytes)} bytes of it opaque (encrypted or images)` : '';
+    return {
+      calibrated: raw,
+      calibration: {
+        scale,
+        unaccountedTokens: unaccounted,
+        warning: `the reported input (${int(reported)}) is ${times} the estimate of what the request shows (${int(total)}${opaque}): ${int(unaccounted)} tokens are in no section (opaque or encrypted input, a compaction, elided text), so sections keep their raw estimates; the raw view is the one to trust`,
+      },
+    };
+  }
+  const calibrated = apportion(reported, raw);
+  const warning =
+    scale < CALIBRATION_BAND.min
+      ? `the reported input (${int(reported)}) is ${times} the estimate (${int(total)}): sections are scaled down that much; the raw view is the one to trust`
+      : null;
+  return { calibrated, calibration: { scale, unaccountedTokens: 0, warning } };
+}
+
+/** Sums per group, in display order. */
+function groupTotals(sections: ContextSection[]): GroupTotals[] {
+  return GROUP_ORDER.flatMap((group) => {
+    const list = sections.filter((s) => s.group === group);
+    if (list.length === 0) return [];
+    const known = list.every((s) => s.calibratedTokens !== null);
+    return [
+      {
+        group,
+        tokens: list.reduce((a, s) => a + s.tokens, 0),
+        calibratedTokens: known ? list.reduce((a, s) => a + (s.calibratedTokens ?? 0), 0) : null,
+        bytes: list.reduce((a, s) => a + s.bytes, 0),
+        opaqueBytes: list.reduce((a, s) => a + s.opaqueBytes, 0),
+      },
+    ];
+  });
+}
+
 /** The context breakdown of one request body. */
 export function contextBreakdown(body: unknown, opts: ContextOptions): ContextBreakdown {
   const raw = tallySections(renderRequest(body));
   const totalTokens = raw.reduce((a, s) => a + s.tokens, 0);
   const reported = opts.reportedInputTokens;
-  const calibrated =
-    reported !== null && totalTokens > 0
-      ? apportion(
-          reported,
-          raw.map((s) => s.tokens),
-        )
-      : null;
+  const opaque = raw.reduce((a, s) => a + s.opaqueBytes, 0);
+  const { calibrated, calibration } = calibrate(
+    raw.map((s) => s.tokens),
+    reported,
+    opaque,
+  );
   const used = reported ?? totalTokens;
+  const sections = raw.map((s, i) => ({ ...s, calibratedTokens: calibrated ? calibrated[i] : null }));
   return {
     tokenizer: TOKENIZER,
-    sections: raw.map((s, i) => ({ ...s, calibratedTokens: calibrated ? calibrated[i] : null })),
+    sections,
     totalTokens,
     reportedInputTokens: reported,
     contextWindow: opts.contextWindow,
     windowShare: opts.contextWindow ? used / opts.contextWindow : null,
+    calibration,
+    groups: groupTotals(sections),
   };
 }

@@ -7,3 +7,4 @@ export { sessionCacheReport } from './cache-report';
 export { blendedTokens } from './token-math';
 export { buildSessionThreads } from './thread-tree';
 export { rollupUsage, usageByThread, usageByTurn, usageReport } from './usage-rollup';
+export { requestLayout } from './layout';

@@ -16,8 +16,10 @@ export interface ToolEntry {
   description: string | null;
   /** The tool object as sent (for `exec`, its description stands without the nested sections). */
   definition: Json;
-  /** The enclosing namespace group's description, if any. */
+  /** The enclosing namespace group's description on its first tool only (counted once), else null. */
   namespaceDescription: string | null;
+  /** The enclosing namespace group's description on every one of its tools (as the panel shows it). */
+  groupDescription: string | null;
   /** Input item carrying the tool (`additional_tools`, `tool_search_output`), else null. */
   itemIndex: number | null;
   /** For `exec`: the description before its nested sections. */
@@ -50,6 +52,7 @@ function entries(
   namespace: string | null,
   nsDescription: string | null,
   itemIndex: number | null,
+  groupDescription: string | null = nsDescription,
 ): ToolEntry[] {
   const type = str(tool.type) ?? 'unknown';
   const name = str(tool.name) ?? type;
@@ -64,6 +67,7 @@ function entries(
     description,
     definition: tool,
     namespaceDescription: nsDescription,
+    groupDescription,
     itemIndex,
     execPreamble: exec ? exec.preamble : null,
     nestedText: null,
@@ -79,6 +83,7 @@ function nestedEntry(parent: ToolEntry, n: NestedToolText): ToolEntry {
     description: null,
     definition: { type: 'nested', name: n.declaredName },
     namespaceDescription: null,
+    groupDescription: null,
     itemIndex: parent.itemIndex,
     execPreamble: null,
     nestedText: n.text,
@@ -94,7 +99,7 @@ export function toolsFromList(list: unknown, placement: ToolPlacement, itemIndex
       const ns = str(t.name);
       const nsDescription = typeof t.description === 'string' && t.description !== '' ? t.description : null;
       t.tools.forEach((inner, i) => {
-        if (isObj(inner)) out.push(...entries(inner, placement, ns, i === 0 ? nsDescription : null, itemIndex));
+        if (isObj(inner)) out.push(...entries(inner, placement, ns, i === 0 ? nsDescription : null, itemIndex, nsDescription));
       });
     } else out.push(...entries(t, placement, null, null, itemIndex));
   }

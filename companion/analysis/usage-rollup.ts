@@ -31,7 +31,18 @@ export function emptyRollup(): UsageRollup {
     unpricedTokens: 0,
     unpricedExchanges: 0,
     unknownUsageExchanges: 0,
+    cachedShare: null,
+    costStatus: 'priced',
   };
+}
+
+/** The figures read from a roll-up's sums (in place): its cached share and how complete its cost is. */
+export function deriveRollup(r: UsageRollup): UsageRollup {
+  r.cachedShare = r.exchangesWithUsage > 0 && r.inputTokens > 0 ? Math.min(1, r.cachedTokens / r.inputTokens) : null;
+  const priced = r.exchangesWithUsage - r.unpricedExchanges;
+  // Only a roll-up of no exchanges at all costs a sure $0.
+  r.costStatus = r.exchanges > 0 && priced <= 0 ? 'unknown' : r.unpricedExchanges > 0 ? 'partial' : 'priced';
+  return r;
 }
 
 /** Why an exchange Codex does not count is left out: the first bucket that applies. */
@@ -46,6 +57,11 @@ function uncountedBucket(s: ExchangeSummary): keyof UncountedBreakdown {
 
 /** Adds one summary to `r` (in place). Non-model exchanges are outside the token totals. */
 export function addSummary(r: UsageRollup, s: ExchangeSummary): void {
+  tally(r, s);
+  deriveRollup(r);
+}
+
+function tally(r: UsageRollup, s: ExchangeSummary): void {
   if (s.kind !== 'model') return;
   r.exchanges++;
   const u = s.usage;
@@ -82,12 +98,12 @@ export function sumRollups(list: readonly UsageRollup[]): UsageRollup {
   const out = emptyRollup();
   for (const r of list) {
     for (const k of Object.keys(out) as (keyof UsageRollup)[]) {
-      if (k === 'uncounted') continue;
+      if (typeof out[k] !== 'number') continue; // the breakdown below, and the figures derived from the sums
       (out[k] as number) += r[k] as number;
     }
     for (const k of Object.keys(out.uncounted) as (keyof UncountedBreakdown)[]) out.uncounted[k] += r.uncounted[k];
   }
-  return out;
+  return deriveRollup(out);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { withLayout } from '../analysis/layout';
 import type { CompanionContext } from '../context';
 import { describeError } from '../lib/log';
 import { ExchangeListQuerySchema } from '../protocol/api';
@@ -36,7 +37,9 @@ export function buildApi(ctx: CompanionContext): Hono {
     const id = c.req.param('id');
     // An exchange still streaming is served as it stands (status `streaming`).
     const record = (await ctx.store.get(id)) ?? ctx.inflight.get(id)?.toRecord() ?? null;
-    return record ? c.json(record) : notFound(c, `exchange ${id}`);
+    if (!record) return notFound(c, `exchange ${id}`);
+    // The layout is derived on every read, so records of any version (0.1.0 included) get it.
+    return c.json(withLayout(record));
   });
 
   api.delete('/exchanges', async (c) => {

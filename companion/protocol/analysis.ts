@@ -199,10 +199,40 @@ export const ContextSectionSchema = z.object({
   items: tokens,
   /** Bytes the tokenizer cannot see: encrypted reasoning/compaction content, images. */
   opaqueBytes: tokens,
-  /** The raw estimate scaled so all sections sum to the reported input tokens; null without usage. */
+  /**
+   * The section's share of the reported input tokens (see `ContextCalibration`); null without
+   * usage. The calibrated sections plus `unaccountedTokens` sum to the reported input.
+   */
   calibratedTokens: tokens.nullable(),
 });
 export type ContextSection = z.infer<typeof ContextSectionSchema>;
+
+/** A group's totals: the sums of its sections' figures (calibrated null when any is). */
+export const GroupTotalsSchema = z.object({
+  group: SectionGroupSchema,
+  tokens,
+  calibratedTokens: tokens.nullable(),
+  bytes: tokens,
+  opaqueBytes: tokens,
+});
+export type GroupTotals = z.infer<typeof GroupTotalsSchema>;
+
+/**
+ * How the raw estimate was fitted to the reported input. Within ×0.67–×1.5 of the estimate the
+ * reported input is spread over the sections in proportion. Beyond ×1.5 the input holds much the
+ * sections do not show (opaque or encrypted content, a compaction, elided text): the sections keep
+ * their raw estimates and the rest is `unaccountedTokens`. Below ×0.67 the sections are scaled
+ * down. Outside the band a warning says so and the raw view is the one to trust.
+ */
+export const ContextCalibrationSchema = z.object({
+  /** reported ÷ raw estimate. */
+  scale: z.number().nonnegative(),
+  /** Reported input no section accounts for; 0 within the band. */
+  unaccountedTokens: tokens,
+  /** Why the calibrated view should not be trusted, or null within the band. */
+  warning: z.string().nullable(),
+});
+export type ContextCalibration = z.infer<typeof ContextCalibrationSchema>;
 
 export const ContextBreakdownSchema = z.object({
   /** `o200k_base`: counts of a plain-text rendering of each section, not the model's own framing. */
@@ -216,6 +246,10 @@ export const ContextBreakdownSchema = z.object({
   contextWindow: tokens.nullable(),
   /** Reported input (else the raw estimate) over the context window; null when the window is unknown. */
   windowShare: z.number().nonnegative().nullable(),
+  /** Null without reported input (or an empty estimate), and in analyses stored before it existed. */
+  calibration: ContextCalibrationSchema.nullable().default(null),
+  /** Totals per group, in Tools, Instructions, Input, Other order; groups without sections are left out. */
+  groups: z.array(GroupTotalsSchema).default([]),
 });
 export type ContextBreakdown = z.infer<typeof ContextBreakdownSchema>;
 
@@ -336,6 +370,15 @@ export type ExchangeFacts = z.infer<typeof ExchangeFactsSchema>;
 /** Bumped when the analysis of a stored record must be recomputed. */
 export const ANALYSIS_VERSION = 2;
 
+/** Figures derived from one exchange's usage (analysis/token-math.ts), for the Usage tab. */
+export const UsageFiguresSchema = z.object({
+  /** max(0, input − cached), a missing cache field counting as 0 cached, as Codex counts it. */
+  uncachedInput: tokens.nullable(),
+  /** max(0, input − cached) + output: this exchange's part of Codex's "tokens used" formula. */
+  blendedTokens: tokens.nullable(),
+});
+export type UsageFigures = z.infer<typeof UsageFiguresSchema>;
+
 /** What `GET /api/exchanges/:id` carries as `analysis`. */
 export const ExchangeAnalysisSchema = z.object({
   version: z.number().int(),
@@ -347,6 +390,8 @@ export const ExchangeAnalysisSchema = z.object({
   cost: CostBreakdownSchema.nullable(),
   /** Null in analyses stored before it existed. */
   pricing: PricingSchema.nullable().default(null),
+  /** Null in analyses stored before it existed. */
+  usage: UsageFiguresSchema.nullable().default(null),
   facts: ExchangeFactsSchema,
 });
 export type ExchangeAnalysis = z.infer<typeof ExchangeAnalysisSchema>;
@@ -383,6 +428,13 @@ export const UsageRollupSchema = UsageTotalsSchema.extend({
   unpricedExchanges: tokens,
   /** Model exchanges that ended without usage: they add nothing to any sum. */
   unknownUsageExchanges: tokens,
+  /** Σ cached / Σ input; null when no input was reported (never 0 %). */
+  cachedShare: z.number().min(0).max(1).nullable(),
+  /**
+   * `priced`: every exchange with usage was priced (or there were none); `partial`: some were
+   * not, so `costUsd` is a lower bound; `unknown`: exchanges happened but none was priced.
+   */
+  costStatus: z.enum(['priced', 'partial', 'unknown']),
 });
 export type UsageRollup = z.infer<typeof UsageRollupSchema>;
 

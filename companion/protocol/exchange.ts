@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CacheVerdictSchema, ExchangeAnalysisSchema, ExchangeFactsSchema } from './analysis';
 import { IdentitySchema, RequestKindSchema } from './identity';
+import { RequestLayoutSchema } from './layout';
 import { RateLimitsSchema } from './ratelimits';
 import { UsageSchema } from './usage';
 
@@ -160,5 +161,10 @@ export const ExchangeRecordSchema = ExchangeSummarySchema.extend({
   captureErrors: z.array(z.string()),
   /** Filled by the analysis stage. */
   analysis: ExchangeAnalysisSchema.optional(),
+  /**
+   * The request as the panel lays it out, derived from `request.body` by the companion each time
+   * the record is served (never stored); null when the body was not captured.
+   */
+  layout: RequestLayoutSchema.nullable().optional(),
 });
 export type ExchangeRecord = z.infer<typeof ExchangeRecordSchema>;

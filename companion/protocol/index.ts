@@ -10,4 +10,5 @@ export * from './api';
 export * from './analysis';
 export * from './tool-names';
 export * from './section-names';
+export * from './layout';
 export * from './pairing';

@@ -1,11 +1,24 @@
 /**
- * The Context tab's model: the request's Tools → Instructions → Input (→ Other), each section
- * with its entries and the analysis' token estimates (raw o200k and calibrated to the reported
- * input), joined by section name.
+ * The Context tab's model: the request's Tools → Instructions → Input (→ Other) as the companion
+ * lays it out, each section with its entries and the analysis' token estimates (raw o200k and
+ * calibrated to the reported input), joined by section name. Nothing here reads the request body
+ * but to show an entry's own JSON.
  */
-import type { ContextBreakdown, ContextSection, SectionGroup } from '../../companion/protocol';
-import { requestEntries, type RequestEntry } from './request-items';
-import type { ToolView } from './request-tools';
+import type {
+  ContextBreakdown,
+  ContextSection,
+  GroupTotals,
+  LayoutEntry,
+  LayoutTool,
+  RequestLayout,
+  SectionGroup,
+} from '../../companion/protocol';
+import { asArray, isObject } from './json';
+
+/** A layout entry with the item it stands for (the raw JSON behind it, for the JSON view). */
+export interface RequestEntry extends LayoutEntry {
+  item: unknown;
+}
 
 export interface SectionFigures {
   tokens: number;
@@ -22,13 +35,13 @@ export interface SectionView {
 
 export interface GroupView {
   group: SectionGroup;
-  /** Sum of the group's section estimates; null when the analysis has no breakdown. */
+  /** The group's totals as the analysis sums them; null when it has no breakdown. */
   figures: SectionFigures | null;
   sections: SectionView[];
 }
 
 export interface ContextView {
-  tools: ToolView[];
+  tools: LayoutTool[];
   /** By tool key (`tool:<key>` in the analysis). */
   toolFigures: Map<string, SectionFigures>;
   groups: Record<SectionGroup, GroupView>;
@@ -37,30 +50,19 @@ export interface ContextView {
 
 export const GROUP_ORDER: readonly SectionGroup[] = ['tools', 'instructions', 'input', 'other'];
 
-const figuresOf = (s: ContextSection): SectionFigures => ({
+const figuresOf = (s: ContextSection | GroupTotals): SectionFigures => ({
   tokens: s.tokens,
   calibratedTokens: s.calibratedTokens,
   bytes: s.bytes,
   opaqueBytes: s.opaqueBytes,
 });
 
-function sum(list: SectionFigures[]): SectionFigures | null {
-  if (list.length === 0) return null;
-  const calibrated = list.every((f) => f.calibratedTokens !== null);
-  return list.reduce<SectionFigures>(
-    (a, f) => ({
-      tokens: a.tokens + f.tokens,
-      calibratedTokens: calibrated ? (a.calibratedTokens ?? 0) + (f.calibratedTokens ?? 0) : null,
-      bytes: a.bytes + f.bytes,
-      opaqueBytes: a.opaqueBytes + f.opaqueBytes,
-    }),
-    { tokens: 0, calibratedTokens: calibrated ? 0 : null, bytes: 0, opaqueBytes: 0 },
-  );
-}
-
-/** `tools` are the request's tools as `requestTools` reads them (the detail store holds them once). */
-export function contextView(body: unknown, tools: ToolView[], breakdown: ContextBreakdown | null): ContextView {
-  const entries = requestEntries(body);
+/** The companion's layout of the request, joined to its token estimates by section name. */
+export function contextView(body: unknown, layout: RequestLayout | null, breakdown: ContextBreakdown | null): ContextView {
+  const b = isObject(body) ? body : {};
+  const input = asArray(b.input);
+  const tools = layout?.tools ?? [];
+  const entries: RequestEntry[] = (layout?.entries ?? []).map((e) => ({ ...e, item: e.index < 0 ? b.instructions : input[e.index] }));
   const bySection = new Map((breakdown?.sections ?? []).map((s) => [s.name, s]));
   const toolFigures = new Map<string, SectionFigures>();
   for (const s of breakdown?.sections ?? [])
@@ -88,9 +90,7 @@ export function contextView(body: unknown, tools: ToolView[], breakdown: Context
     sectionViews.set(s.name, view);
     groups[s.group].sections.push(view);
   }
-  for (const g of GROUP_ORDER) {
-    const inGroup = (breakdown?.sections ?? []).filter((s) => s.group === g).map(figuresOf);
-    groups[g].figures = sum(inGroup);
-  }
+  // Group totals come from the companion (analysis/context.ts), never summed here.
+  for (const t of breakdown?.groups ?? []) groups[t.group].figures = figuresOf(t);
   return { tools, toolFigures, groups, breakdown };
 }

@@ -81,15 +81,11 @@ export function shortId(id: string | null | undefined): string {
 }
 
 /**
- * A roll-up's cost: the priced subtotal, "unknown" when exchanges happened but none was priced
- * (unpriced model, or no usage reported), and whether exchanges without a price are left out of
- * it (then the figure is a lower bound). Only a roll-up of no exchanges at all costs $0.
+ * A roll-up's cost as text: the priced subtotal, or "unknown" when the companion found none of it
+ * priced, and whether it is a lower bound (some exchanges unpriced). The status is the companion's
+ * (`UsageRollup.costStatus`); only a roll-up of no exchanges at all costs $0.
  */
-export function rollupCost(r: { costUsd: number; unpricedExchanges: number; exchangesWithUsage: number; exchanges: number }): {
-  text: string;
-  partial: boolean;
-} {
-  const priced = r.exchangesWithUsage - r.unpricedExchanges;
-  if (priced <= 0 && r.exchanges > 0) return { text: 'unknown', partial: false };
-  return { text: fmtUsd(r.costUsd), partial: r.unpricedExchanges > 0 };
+export function rollupCost(r: { costUsd: number; costStatus: 'priced' | 'partial' | 'unknown' }): { text: string; partial: boolean } {
+  if (r.costStatus === 'unknown') return { text: 'unknown', partial: false };
+  return { text: fmtUsd(r.costUsd), partial: r.costStatus === 'partial' };
 }

@@ -4,7 +4,6 @@ import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
 import { modelView } from './model-view';
 import { UNKNOWN, fmtClock, fmtDuration, fmtInt, fmtRatio, fmtUsd } from './format';
-import { tokenFigures } from './token-figures';
 
 export interface RowProgress {
   estimatedOutputTokens: number;
@@ -52,9 +51,9 @@ export function agentLabel(s: ExchangeSummary): string {
 }
 
 export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: number): RowView {
-  const t = tokenFigures(s.usage);
+  const u = s.usage;
   const streaming = s.status === 'streaming';
-  const estimated = streaming && t.output === null && progress !== null;
+  const estimated = streaming && (u?.outputTokens ?? null) === null && progress !== null;
   const reasons = s.cache?.reasons ?? [];
   const m = modelView(s);
   return {
@@ -70,11 +69,11 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
       .join(' · '),
     model: m.text,
     modelTitle: m.title,
-    input: fmtInt(t.input),
-    cached: fmtInt(t.cached),
-    output: estimated ? `~${fmtInt(progress?.estimatedOutputTokens ?? null)}` : fmtInt(t.output),
+    input: fmtInt(u?.inputTokens),
+    cached: fmtInt(u?.cachedTokens),
+    output: estimated ? `~${fmtInt(progress?.estimatedOutputTokens ?? null)}` : fmtInt(u?.outputTokens),
     outputEstimated: estimated,
-    reasoning: fmtInt(t.reasoning),
+    reasoning: fmtInt(u?.reasoningTokens),
     cache: !s.cache ? UNKNOWN : s.cache.verdict === 'not_applicable' ? 'n/a' : fmtRatio(s.cache.hitRate, 0, UNKNOWN),
     cacheMiss: s.cache?.miss ?? false,
     cacheTitle: !s.cache

@@ -7,7 +7,7 @@ import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol';
 import type { LiveTool } from '@/components/docs/sheet-api';
 import { ApiError } from '@/lib/api-error';
-import { liveToolIndex, requestTools } from '@/lib/request-tools';
+import { liveToolIndex } from '@/lib/live-tools';
 import { toolKey } from '@/lib/tool-keys';
 import { useConnectionStore } from './connection';
 import { useExchangesStore } from './exchanges';
@@ -27,8 +27,8 @@ export const useDetailStore = defineStore('detail', () => {
   const cache = new Map<string, ExchangeRecord>();
   let subscribed: string | null = null;
 
-  /** The selected request's tools, read once for the Context tab and the doc sheet. */
-  const tools = computed(() => markRaw(record.value ? requestTools(record.value.request.body) : []));
+  /** The selected request's tools as the companion laid them out, for the Context tab and the doc sheet. */
+  const tools = computed(() => markRaw(record.value?.layout?.tools ?? []));
   /** The selected request's tools by doc key, for the doc sheet's "as Codex sent it". */
   const liveTools = computed(() => markRaw(liveToolIndex(tools.value)));
 

@@ -1,10 +1,10 @@
 /**
  * Reads the nested tools, with their parameter names, that the code-mode `exec` tool declares in
  * its description as TypeScript: `declare const tools: { name(args: { param?: type; … }): …; };`.
- * Sections come from the extension's own parser (extension/lib/exec-declarations.ts); this adds
+ * Sections come from the companion's parser (companion/analysis/exec-declarations.ts); this adds
  * the parameter names the tool inventory needs. Test-only.
  */
-import { parseExecDeclarations as parseSections } from '../../extension/lib/exec-declarations';
+import { parseExecDeclarations as parseSections } from '../../companion/analysis/exec-declarations';
 
 export interface NestedToolDeclaration {
   /** As declared, namespace joined with `__` (`multi_agent_v1__spawn_agent`). */

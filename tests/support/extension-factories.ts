@@ -11,6 +11,7 @@ import {
   type ServerMessage,
   type UsageRollup,
 } from '../../companion/protocol';
+import { deriveRollup } from '../../companion/analysis/usage-rollup';
 
 type DeepPartial<T> = T extends (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
@@ -83,8 +84,9 @@ export function fakeSummary(over: DeepPartial<ExchangeSummary> = {}): ExchangeSu
   return merge(base, { ...over, id, startedAt });
 }
 
+/** A roll-up as the companion sends it: its derived figures (cached share, cost status) follow its sums unless given. */
 export function fakeRollup(over: DeepPartial<UsageRollup> = {}): UsageRollup {
-  return merge<UsageRollup>(
+  const sums = merge<UsageRollup>(
     {
       codexTokensUsed: 916,
       inputTokens: 5000,
@@ -102,9 +104,13 @@ export function fakeRollup(over: DeepPartial<UsageRollup> = {}): UsageRollup {
       unpricedTokens: 0,
       unpricedExchanges: 0,
       unknownUsageExchanges: 0,
+      cachedShare: null,
+      costStatus: 'priced',
     },
     over,
   );
+  const derived = deriveRollup(sums);
+  return merge(derived, { cachedShare: over.cachedShare, costStatus: over.costStatus });
 }
 
 export function fakeLiveUsage(over: DeepPartial<LiveUsage> = {}): LiveUsage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rollupUsage, usageByTurn, usageReport } from '../../../companion/analysis/usage-rollup';
+import { rollupUsage, sumRollups, usageByTurn, usageReport } from '../../../companion/analysis/usage-rollup';
 import { UsageReportSchema } from '../../../companion/protocol/analysis';
 import {
   analyseAll,
@@ -38,6 +38,20 @@ describe('usage totals', () => {
     expect(total.costUsd).toBeGreaterThan(0);
     expect(total.unpricedExchanges).toBe(2);
     expect(total.unpricedTokens).toBe(unpriced.reduce((a, r) => a + r.usage!.inputTokens! + r.usage!.outputTokens!, 0));
+  });
+
+  it('says whether a total’s cost is complete, a lower bound, or unknown, and gives its cached share', async () => {
+    const priced = await run('fallback-tool-call');
+    const unpriced = await run('codemode-tool-call');
+    expect(rollupUsage(priced)).toMatchObject({ costStatus: 'priced' });
+    expect(rollupUsage([...priced, ...unpriced])).toMatchObject({ costStatus: 'partial' });
+    expect(rollupUsage(unpriced)).toMatchObject({ costStatus: 'unknown' });
+    expect(rollupUsage([])).toMatchObject({ costStatus: 'priced', costUsd: 0, cachedShare: null });
+    const all = rollupUsage([...priced, ...unpriced]);
+    expect(all.cachedShare).toBeCloseTo(all.cachedTokens / all.inputTokens, 12);
+    // Sums of roll-ups (a thread and its sub-agents) derive the same figures from the summed totals.
+    const summed = sumRollups([rollupUsage(priced), rollupUsage(unpriced)]);
+    expect(summed).toMatchObject({ costStatus: 'partial', cachedShare: all.cachedShare });
   });
 
   it('keeps ChatGPT-plan traffic’s cost apart as an API-equivalent estimate', async () => {

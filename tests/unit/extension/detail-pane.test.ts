@@ -5,6 +5,7 @@ import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeRecord } from '../../../companion/protocol';
+import { withLayout } from '../../../companion/analysis/layout';
 import PanelApp from '../../../extension/components/panel/PanelApp.vue';
 import { EMPTY_FILTER, filterPredicate } from '../../../extension/lib/exchange-filter';
 import { useDetailStore } from '../../../extension/stores/detail';
@@ -37,7 +38,8 @@ beforeAll(async () => {
 async function openDetail(shown: ExchangeRecord = record): Promise<VueWrapper> {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify(shown), { status: 200, headers: { 'content-type': 'application/json' } })),
+    // As GET /api/exchanges/:id serves it: with the request's layout.
+    vi.fn(async () => new Response(JSON.stringify(withLayout(shown)), { status: 200, headers: { 'content-type': 'application/json' } })),
   );
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
   useExchangesStore().applySnapshot([shown], { keepInFlight: false });
@@ -171,5 +173,30 @@ describe('the detail pane', () => {
   it('shows the model alone when the one that answered is the one requested', async () => {
     const w = await openDetail();
     expect(w.get('[data-testid="exchange-row"] [data-col="model"]').text()).toBe('gpt-6.1-sol');
+  });
+
+  it('shows what no section accounts for as "unaccounted" and warns of a calibration far from the estimate, offering the raw view', async () => {
+    const [big] = analyseAll([await recordFrom(loadFixture('e-compaction-local-1.json'), { id: 'x-big' })]);
+    const c = big.analysis!.context!;
+    const w = await openDetail(big);
+    expect(w.get('[data-testid="calibration-warning"]').text()).toContain('250,000');
+    expect(w.get('[data-testid="context-unaccounted"]').text()).toContain(
+      `${c.calibration!.unaccountedTokens.toLocaleString('en-US')} tok`,
+    );
+    await w.get('[data-testid="show-raw"]').trigger('click');
+    expect(useUiStore().tokenView).toBe('raw');
+    expect(w.find('[data-testid="context-unaccounted"]').exists()).toBe(false);
+  });
+
+  it('shows the uncached input the companion counts, even when the cache field was not reported', async () => {
+    const fx = loadFixture('a-plain-text-1.json');
+    for (const e of fx.response_sent_by_fake_upstream!.sse_events!)
+      delete (e.response as { usage?: { input_tokens_details?: unknown } } | undefined)?.usage?.input_tokens_details;
+    const [r] = analyseAll([await recordFrom(fx, { id: 'x-nocache' })]);
+    expect(r.analysis!.usage!.uncachedInput).toBe(5000);
+    const w = await openDetail(r);
+    await tab(w, 'usage');
+    expect(w.get('[data-testid="usage-tab"] [data-field="uncached"]').text()).toBe('5,000');
+    expect(w.get('[data-testid="usage-tab"] [data-field="cached"]').text()).toBe('—');
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fmtDuration, fmtInt, fmtRatio, fmtUsd, rollupCost, shortId } from '../../../extension/lib/format';
 import { rowView } from '../../../extension/lib/row-view';
-import { cachedShare, tokenFigures } from '../../../extension/lib/token-figures';
 import { fakeRollup, fakeSummary } from '../../support/extension-factories';
 
 describe('numbers as the extension shows them', () => {
@@ -14,34 +13,10 @@ describe('numbers as the extension shows them', () => {
     expect(fmtDuration(null)).toBe('—');
   });
 
-  it('keeps cached inside input and reasoning inside output', () => {
-    const t = tokenFigures({
-      inputTokens: 5000,
-      cachedTokens: 4096,
-      cacheWriteTokens: null,
-      outputTokens: 40,
-      reasoningTokens: 24,
-      totalTokens: 5040,
-    });
-    expect(t).toMatchObject({ input: 5000, cached: 4096, uncachedInput: 904, output: 40, reasoning: 24, total: 5040 });
-  });
-
-  it('leaves the uncached input unknown when the cache field was not reported', () => {
-    const t = tokenFigures({
-      inputTokens: 5000,
-      cachedTokens: null,
-      cacheWriteTokens: null,
-      outputTokens: 40,
-      reasoningTokens: null,
-      totalTokens: null,
-    });
-    expect(t.uncachedInput).toBeNull();
-    expect(t.reasoning).toBeNull();
-  });
-
-  it('has no cached share without reported input', () => {
-    expect(cachedShare(fakeRollup({ inputTokens: 0, cachedTokens: 0, exchangesWithUsage: 0 }))).toBeNull();
-    expect(cachedShare(fakeRollup({ inputTokens: 1000, cachedTokens: 250, exchangesWithUsage: 1 }))).toBe(0.25);
+  it('shows the companion’s cost status: unknown, a lower bound, or the sum', () => {
+    expect(rollupCost({ costUsd: 0.5, costStatus: 'unknown' })).toEqual({ text: 'unknown', partial: false });
+    expect(rollupCost({ costUsd: 0.5, costStatus: 'partial' })).toEqual({ text: '$0.50', partial: true });
+    expect(rollupCost({ costUsd: 0.5, costStatus: 'priced' })).toEqual({ text: '$0.50', partial: false });
   });
 
   it('calls a roll-up’s cost unknown when nothing in it was priced, and partial when some was', () => {

@@ -2,11 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contextBreakdown } from '../../../companion/analysis/context';
 import type { ExchangeRecord } from '../../../companion/protocol';
 import { contextView, GROUP_ORDER } from '../../../extension/lib/context-view';
-import { requestEntries } from '../../../extension/lib/request-items';
-import { liveToolIndex, requestTools } from '../../../extension/lib/request-tools';
+import { requestLayout } from '../../../companion/analysis/layout';
+import { liveToolIndex } from '../../../extension/lib/live-tools';
+
+const requestTools = (body: unknown) => requestLayout(body).tools;
+const requestEntries = (body: unknown) => requestLayout(body).entries;
 import { analyseAll, loadFixture, recordOf } from '../../support/records';
 
-describe('the request as the Context tab reads it', () => {
+describe('the request layout the companion serves, as the Context tab shows it', () => {
   let codeMode: ExchangeRecord;
   let fallback: ExchangeRecord;
   let withTools: ExchangeRecord;
@@ -47,7 +50,7 @@ describe('the request as the Context tab reads it', () => {
   });
 
   it('uses the same tool keys as the companion’s token estimates, so every tool section has a tool', () => {
-    const view = contextView(codeMode.request.body, requestTools(codeMode.request.body), codeMode.analysis!.context);
+    const view = contextView(codeMode.request.body, requestLayout(codeMode.request.body), codeMode.analysis!.context);
     const keys = new Set([...view.tools, ...view.tools.flatMap((t) => t.nested)].map((t) => t.key));
     const sections = codeMode.analysis!.context!.sections.filter((s) => s.group === 'tools').map((s) => s.name.slice(5));
     expect(sections.length).toBeGreaterThan(5);
@@ -59,7 +62,7 @@ describe('the request as the Context tab reads it', () => {
       const entries = requestEntries(record.request.body);
       const analysed = new Map(record.analysis!.context!.sections.filter((s) => s.group !== 'tools').map((s) => [s.name, s.group]));
       for (const e of entries) expect(analysed.get(e.section), `${e.section} (${e.label})`).toBe(e.group);
-      const view = contextView(record.request.body, requestTools(record.request.body), record.analysis!.context);
+      const view = contextView(record.request.body, requestLayout(record.request.body), record.analysis!.context);
       expect(view.groups.instructions.sections.map((s) => s.name)).toContain('instructions');
       expect(view.groups.input.sections.map((s) => s.name)).toContain('conversation: user');
       expect(view.groups.input.sections.map((s) => s.name)).toContain('environment context');
@@ -98,7 +101,7 @@ describe('the request as the Context tab reads it', () => {
   });
 
   it('sums each group from the analysis so Tools + Instructions + Input (+ Other) equal the estimate total', () => {
-    const view = contextView(codeMode.request.body, requestTools(codeMode.request.body), codeMode.analysis!.context);
+    const view = contextView(codeMode.request.body, requestLayout(codeMode.request.body), codeMode.analysis!.context);
     const sum = GROUP_ORDER.reduce((n, g) => n + (view.groups[g].figures?.tokens ?? 0), 0);
     expect(sum).toBe(codeMode.analysis!.context!.totalTokens);
     const calibrated = GROUP_ORDER.reduce((n, g) => n + (view.groups[g].figures?.calibratedTokens ?? 0), 0);

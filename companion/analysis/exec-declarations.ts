@@ -1,9 +1,10 @@
 /**
- * The nested tools that the code-mode `exec` tool declares in its description
- * (codex-tools-0.169.md): each a `### \`name\`` section ending with its `exec tool declaration:`
- * TypeScript block, namespace and name joined with `__` (`clock__curr_time`).
+ * @module What the panel shows of each nested tool the code-mode `exec` tool declares in its
+ * description (codex-tools-0.169.md): its section from the `### \`name\`` heading to the end of
+ * its `exec tool declaration:` block, and the TypeScript declaration. The token spans of the same
+ * tools are cut by exec-nested.ts, at boundaries the tokenizer keeps.
  */
-import { splitDeclaredName } from '../../companion/protocol';
+import { splitDeclaredName } from '../protocol/tool-names';
 
 export interface NestedDeclaration {
   /** As declared: `apply_patch`, `clock__curr_time`, `mcp__server__tool`. */

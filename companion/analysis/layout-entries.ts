@@ -1,29 +1,28 @@
 /**
- * The Instructions and Input of a request as entries, each in the context section the companion's
- * analysis counts it under (so token estimates join by name). Sections are recognised by item
- * type and role and by the markers Codex opens its own blocks with, never by guessing at prose.
+ * @module The Instructions and Input of a request as the panel lists them (protocol/layout.ts),
+ * each entry in the context section the token estimates count it under. Sections are recognised
+ * by item type and role and by the markers Codex opens its own blocks with, never by guessing at
+ * prose; "leading" is the request shape's rule (request-shape.ts), as for the estimates.
  */
-import { SECTION, developerSection, groupOf, isLeadingItem, opaquePart, userSection, type SectionGroup } from '../../companion/protocol';
-import { asArray, asString, isObject, prettyJson, type JsonObject } from './json';
+import type { LayoutEntry } from '../protocol/layout';
+import { SECTION, developerSection, groupOf, opaquePart, userSection } from '../protocol/section-names';
+import { readRequest } from './request-shape';
 
-export interface RequestEntry {
-  /** Position in `input`; -1 for the `instructions` field. */
-  index: number;
-  /** Content part of a message, else null. */
-  part: number | null;
-  type: string;
-  role: string | null;
-  /** Analysis section name: `instructions`, `user instructions`, `tool outputs`, … */
-  section: string;
-  /** Never `tools`: tool catalogs are shown as tools, not as entries. */
-  group: SectionGroup;
-  label: string;
-  /** Readable text (shown as text, never as HTML), or null when the item is best read as JSON. */
-  text: string | null;
-  /** Bytes the tokenizer cannot see (encrypted reasoning or compaction, images, files), as the analysis counts them. */
-  opaqueBytes: number;
-  item: unknown;
+type JsonObject = Record<string, unknown>;
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const asString = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Pretty JSON for a part with no text; never throws. */
+function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value); // not serialisable: show what String() gives rather than nothing
+  }
 }
+
+type RequestEntry = LayoutEntry;
 
 function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n', 1)[0] ?? '';
@@ -59,7 +58,6 @@ function messageEntries(item: JsonObject, index: number, leading: boolean): Requ
       label: `${role}: ${firstLine(text)}`,
       text,
       opaqueBytes: opaque?.bytes ?? 0,
-      item,
     };
   });
 }
@@ -81,7 +79,7 @@ function outputText(output: unknown): { text: string; opaque: number } {
 
 function itemEntry(item: JsonObject, index: number): RequestEntry {
   const type = asString(item.type) ?? 'unknown';
-  const base = { index, part: null, type, role: asString(item.role), opaqueBytes: 0, item };
+  const base = { index, part: null, type, role: asString(item.role), opaqueBytes: 0 };
   const one = (section: string, label: string, text: string | null, opaqueBytes = 0): RequestEntry => ({
     ...base,
     section,
@@ -124,10 +122,10 @@ function itemEntry(item: JsonObject, index: number): RequestEntry {
 }
 
 /** Every entry of the request but its tool catalogs, in request order. */
-export function requestEntries(body: unknown): RequestEntry[] {
-  const b = isObject(body) ? body : {};
+export function layoutEntries(body: unknown): LayoutEntry[] {
+  const shape = readRequest(body);
   const out: RequestEntry[] = [];
-  if (typeof b.instructions === 'string')
+  if (shape.instructions !== null)
     out.push({
       index: -1,
       part: null,
@@ -136,16 +134,12 @@ export function requestEntries(body: unknown): RequestEntry[] {
       section: SECTION.instructions,
       group: 'instructions',
       label: 'instructions field',
-      text: b.instructions,
+      text: shape.instructions,
       opaqueBytes: 0,
-      item: b.instructions,
     });
-  const input = asArray(b.input);
-  let leading = true;
-  input.forEach((item, i) => {
-    leading = leading && isLeadingItem(item);
+  shape.input.forEach((item, i) => {
     if (!isObject(item) || item.type === 'additional_tools') return;
-    if (item.type === 'message') out.push(...messageEntries(item, i, leading));
+    if (item.type === 'message') out.push(...messageEntries(item, i, i < shape.conversationStart));
     else out.push(itemEntry(item, i));
   });
   return out;
