@@ -70,8 +70,6 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   // Loaded here, not at the top: `--help` and a bad flag answer without loading the whole server.
   const { startCompanion } = await import('../server');
   try {
-    // Loaded here, not at the top: help and option errors should not pay for the server and tokenizer.
-    const { startCompanion } = await import('../server');
     return await startCompanion(opts);
   } catch (err) {
     if ((err as Error).name === 'OtlpConfigError') throw new UsageError((err as Error).message);
