@@ -16,6 +16,7 @@ Commands:
   profile …           list|add|use|remove upstream profiles (hot switch)
   pause | resume      stop or restart recording (forwarding never stops)
   clear | prune       delete captured history, or the oldest sessions past the size cap
+  import              import Codex's own session files (rollouts) or a JSONL export
 
 Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;
 
@@ -31,6 +32,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   resume: async (a) => (await import('./cli/manage')).manageCommand('resume', a),
   clear: async (a) => (await import('./cli/manage')).manageCommand('clear', a),
   prune: async (a) => (await import('./cli/manage')).manageCommand('prune', a),
+  import: async (a) => (await import('./cli/import')).importCommand(a),
 };
 
 async function main(argv: string[]): Promise<number> {

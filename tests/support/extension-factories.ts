@@ -70,6 +70,7 @@ export function fakeSummary(over: DeepPartial<ExchangeSummary> = {}): ExchangeSu
     cache: { hitRate: 0.82, miss: false, reasons: [], expectedCachedTokens: 4096, missedTokens: null, missCostUsd: null },
     costUsd: 0.0023,
     facts: null,
+    source: 'captured',
   };
   return merge(base, { ...over, id, startedAt });
 }
