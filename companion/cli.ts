@@ -17,6 +17,7 @@ Commands:
   pause | resume      stop or restart recording (forwarding never stops)
   clear | prune       delete captured history, or the oldest sessions past the size cap
   import              import Codex's own session files (rollouts) or a JSONL export
+  export --format F   history as HAR or JSONL (--session, --since, -o FILE)
   usage               token usage and cost as a table (--by day|session|model|thread) or --json
 
 Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;
@@ -35,6 +36,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   prune: async (a) => (await import('./cli/manage')).manageCommand('prune', a),
   import: async (a) => (await import('./cli/import')).importCommand(a),
   usage: async (a) => (await import('./cli/usage')).usageCommand(a),
+  export: async (a) => (await import('./cli/export')).exportCommand(a),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -10,11 +10,20 @@ import { describeError } from '../lib/log';
 import path from 'node:path';
 import { ExchangeListQuerySchema, ImportRequestSchema, type ImportReport } from '../protocol/api';
 import { importHistory } from '../store/import/import';
+import { EXPORT_FORMATS } from '../store/export';
+import { exportRecords } from '../store/export/select';
 import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
 import { ProfileError } from '../proxy/profiles';
 import { COMPANION_VERSION } from '../version';
 import { bearerToken, extensionOrigin } from './security';
 import { badRequest, body, notFound, query } from './validate';
+
+const ExportQuerySchema = z.object({
+  format: z.enum(Object.keys(EXPORT_FORMATS) as [keyof typeof EXPORT_FORMATS]),
+  session: z.string().max(200).optional(),
+  since: z.coerce.number().int().nonnegative().optional(),
+  until: z.coerce.number().int().nonnegative().optional(),
+});
 
 const UsageQuerySchema = z.object({
   session: z.string().max(200).optional(),
@@ -89,6 +98,15 @@ export function buildApi(ctx: CompanionContext): Hono {
     const report: ImportReport = await run;
     if (report.added > 0) ctx.hub.reset('history was imported');
     return c.json(report);
+  });
+
+  api.get('/export', async (c) => {
+    const q = query(c, ExportQuerySchema);
+    if (!q.ok) return q.res;
+    const f = EXPORT_FORMATS[q.value.format];
+    const text = f.render(await exportRecords(ctx.store, q.value));
+    const name = `codex-devtools-${q.value.session ?? 'export'}.${f.extension}`.replace(/[^\w.-]/g, '_');
+    return c.body(text, 200, { 'content-type': `${f.mediaType}; charset=utf-8`, 'content-disposition': `attachment; filename="${name}"` });
   });
 
   api.get('/ratelimits', (c) => c.json({ rateLimits: ctx.rateLimits.get() }));
