@@ -17,7 +17,7 @@ Commands:
   pause | resume      stop or restart recording (forwarding never stops)
   clear | prune       delete captured history, or the oldest sessions past the size cap
   import              import Codex's own session files (rollouts) or a JSONL export
-  export --format F   history as HAR or JSONL (--session, --since, -o FILE)
+  export --format F   history as HAR, JSONL or HTML (--session, --since, -o FILE)
   usage               token usage and cost as a table (--by day|session|model|thread) or --json
 
 Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;

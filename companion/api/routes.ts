@@ -103,6 +103,7 @@ export function buildApi(ctx: CompanionContext): Hono {
   api.get('/export', async (c) => {
     const q = query(c, ExportQuerySchema);
     if (!q.ok) return q.res;
+    if (q.value.format === 'html' && !q.value.session) return badRequest(c, 'an HTML export is one session: pass session');
     const f = EXPORT_FORMATS[q.value.format];
     const text = f.render(await exportRecords(ctx.store, q.value));
     const name = `codex-devtools-${q.value.session ?? 'export'}.${f.extension}`.replace(/[^\w.-]/g, '_');

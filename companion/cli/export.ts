@@ -13,13 +13,14 @@ import { UsageError } from './errors';
 import { COMMON, home, parse, port } from './options';
 import { parseWhen } from './usage';
 
-export const EXPORT_HELP = `Usage: codex-devtools export --format har|jsonl [--session <id>] [--since <when>] [--until <when>] [-o <file>]
+export const EXPORT_HELP = `Usage: codex-devtools export --format har|jsonl|html [--session <id>] [--since <when>] [--until <when>] [-o <file>]
 
 Writes the captured and imported exchanges (all, one session, or a time range) to a file, or to
 standard output without -o. Credentials are never in it.
   har     HAR 1.2 for Chrome/Firefox DevTools and HTTP tools (SSE as text/event-stream,
           WebSocket frames in _webSocketMessages)
   jsonl   one record per line, as \`codex-devtools import FILE.jsonl\` reads it back
+  html    one session (default: the latest) as a self-contained page, readable offline
 
 Options: --since/--until as for \`usage\` (2026-11-30, today, 7d); --home <dir>; --port <n>`;
 
@@ -46,6 +47,15 @@ export async function exportCommand(args: string[]): Promise<number> {
   };
   const h = home(values.home);
   const p = port(values.port);
+  if (format === 'html' && !q.session) {
+    // One page per session: the latest one unless told otherwise.
+    const latest = Store.open({ home: h, log: createLogger('warn') })
+      .list({ limit: 1000 })
+      .items.find((s) => s.kind === 'model' && s.sessionId);
+    if (!latest) throw new UsageError('nothing to export: no session in this state directory', 1);
+    q.session = latest.sessionId!;
+    console.error(`Exporting session ${q.session} (pass --session to choose another).`);
+  }
   let text: string | null = null;
   if ((await probe(p)).kind === 'companion') {
     const params = new URLSearchParams({ format });
