@@ -10,6 +10,7 @@ import type { SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
 import type { Profiles } from './proxy/profiles';
 import type { Store } from './store/store';
+import type { ImportRunner } from './store/import/runner';
 
 export interface UsageQuery {
   session?: string;
@@ -39,5 +40,7 @@ export interface CompanionContext {
   analysis: AnalysisStep;
   /** Exchanges still streaming (not in the store yet), by id. */
   inflight: Map<string, ExchangeFlow>;
+  /** Imports of rollouts and JSONL, one at a time. */
+  imports: ImportRunner;
   token(): string;
 }

@@ -30,6 +30,8 @@ import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
 import { Store } from './store/store';
+import { createImportRunner } from './store/import/runner';
+import { watchCodexHomes } from './store/import/watch';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
 export interface CompanionOptions {
@@ -52,6 +54,10 @@ export interface CompanionOptions {
   websocket?: boolean;
   /** Largest WebSocket message relayed (default 64 MB); a bigger one closes both sides with 1009. */
   maxWebSocketMessageBytes?: number;
+  /** Codex homes whose rollout files are followed and imported as Codex writes them. */
+  watchCodexHomes?: string[];
+  /** How often the watched homes are scanned (default 1 s). */
+  watchIntervalMs?: number;
 }
 
 export interface Companion extends CompanionContext {
@@ -100,7 +106,30 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   profiles.onChange((p) => hub.profileChanged(p));
   capture.onChange((s) => hub.captureChanged(s));
 
-  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, analysis, inflight, token };
+  const imports = createImportRunner(
+    { store, prices: analysis.prices.table, inflightResponseIds: () => [...inflight.values()].map((f) => f.assembler.responseId) },
+    async () => {
+      await queue.idle();
+      await addons.idle();
+    },
+    () => hub.reset('history was imported'),
+  );
+  const ctx: CompanionContext = {
+    home,
+    log,
+    store,
+    hub,
+    profiles,
+    rateLimits,
+    capture,
+    addons,
+    queue,
+    reports,
+    analysis,
+    inflight,
+    imports,
+    token,
+  };
   installCaptureAddons(ctx, analysis, () => reports.live());
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
@@ -179,8 +208,11 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const watcher = opts.watchCodexHomes?.length ? watchCodexHomes(opts.watchCodexHomes, imports, log, opts.watchIntervalMs) : null;
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
+    watcher?.close();
+    await watcher?.settled();
     hub.close();
     relay?.close();
     upgrades.wss.close();
@@ -199,6 +231,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     idle: async () => {
       await queue.idle();
       await addons.idle();
+      await watcher?.settled();
     },
     close: () => (closing ??= shutdown()),
   };

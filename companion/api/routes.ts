@@ -8,8 +8,7 @@ import { z } from 'zod';
 import type { CompanionContext } from '../context';
 import { describeError } from '../lib/log';
 import path from 'node:path';
-import { ExchangeListQuerySchema, ImportRequestSchema, type ImportReport } from '../protocol/api';
-import { importHistory } from '../store/import/import';
+import { ExchangeListQuerySchema, ImportRequestSchema } from '../protocol/api';
 import { EXPORT_FORMATS } from '../store/export';
 import { exportRecords } from '../store/export/select';
 import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
@@ -73,31 +72,12 @@ export function buildApi(ctx: CompanionContext): Hono {
     return c.json(ctx.reports.usage(q.value));
   });
 
-  // One import at a time: two would each miss the other's exchanges when looking for duplicates.
-  let importing: Promise<unknown> = Promise.resolve();
   api.post('/import', async (c) => {
     const b = await body(c, ImportRequestSchema);
     if (!b.ok) return b.res;
     const relative = [...b.value.codexHomes, ...b.value.files].find((p) => !path.isAbsolute(p));
     if (relative) return badRequest(c, `paths must be absolute: ${relative}`);
-    const run = importing.then(async () => {
-      // Everything forwarded so far is captured first, so a response Codex just wrote to its
-      // rollout is found as captured rather than imported beside its capture.
-      await ctx.queue.idle();
-      await ctx.addons.idle();
-      return importHistory(
-        {
-          store: ctx.store,
-          prices: ctx.analysis.prices.table,
-          inflightResponseIds: () => [...ctx.inflight.values()].map((f) => f.assembler.responseId),
-        },
-        b.value,
-      );
-    });
-    importing = run.catch(() => undefined);
-    const report: ImportReport = await run;
-    if (report.added > 0) ctx.hub.reset('history was imported');
-    return c.json(report);
+    return c.json(await ctx.imports.run(b.value));
   });
 
   api.get('/export', async (c) => {

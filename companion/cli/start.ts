@@ -8,7 +8,8 @@ import { COMPANION_VERSION } from '../version';
 import { maskUrl } from '../lib/url-secrets';
 import { probe } from './client';
 import { UsageError } from './errors';
-import { home, logLevel, parse, port, size, START, url } from './options';
+import path from 'node:path';
+import { home, logLevel, parse, port, size, START, url, withDefaultWatchHome } from './options';
 import { extensionDirs, pairingLink } from './paths';
 
 export const START_HELP = `Usage: codex-devtools [start] [options]
@@ -24,7 +25,10 @@ Options:
   --chatgpt-upstream <url> ChatGPT-login upstream (default https://chatgpt.com/backend-api/codex)
   --max-size <size>        prune the oldest sessions past this size (default 2g)
   --no-websocket           refuse Codex's WebSocket transport (Codex falls back to HTTP)
-  --log-level <level>      debug, info, warn or error (default info)`;
+  --log-level <level>      debug, info, warn or error (default info)
+  --watch-codex-home [dir] follow the session files Codex writes in this Codex home (default
+                           $CODEX_HOME or ~/.codex) and import what the proxy did not see;
+                           repeatable`;
 
 /** Parses start options into companion options (shared with `run`). */
 export function companionOptions(values: Record<string, unknown>): CompanionOptions {
@@ -36,6 +40,7 @@ export function companionOptions(values: Record<string, unknown>): CompanionOpti
     maxStoreBytes: size(values['max-size'], DEFAULT_MAX_STORE_BYTES),
     websocket: values['no-websocket'] !== true,
     logLevel: logLevel(values['log-level']),
+    watchCodexHomes: ((values['watch-codex-home'] as string[] | undefined) ?? []).map((h) => path.resolve(h)),
   };
 }
 
@@ -123,7 +128,7 @@ export function untilInterrupted(): Promise<NodeJS.Signals> {
 }
 
 export async function start(args: string[]): Promise<number> {
-  const { values } = parse('start', args, START);
+  const { values } = parse('start', withDefaultWatchHome(args, codexHome()), START);
   if (values.help) {
     console.log(START_HELP);
     return 0;

@@ -3,10 +3,14 @@
  * rollouts Codex wrote there are imported with `codex-devtools import`.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRun, type CaptureRun } from '../support/capture-run';
 import { cli } from '../support/cli';
-import { tempHome } from '../support/companion';
+import { startTestCompanion, tempHome } from '../support/companion';
+import { codexConfig, prepareCodex, runPrepared } from '../support/codex';
+import { startFakeUpstream } from '../support/fake-upstream';
+import { scenarios as scenarioPlans } from '../support/scenarios';
 import { freePort } from '../support/ports';
 import { callApi } from '../../companion/cli/client';
 import { rollupUsage } from '../../companion/analysis';
@@ -68,5 +72,28 @@ describe.each(scenarios)('importing the rollouts of a real Codex run (%s)', (sce
     expect(after.allTrafficTokens).toBe(before.allTrafficTokens);
     expect(after.exchanges).toBe(before.exchanges);
     expect(after.codexTokensUsed).toBe(run.run.tokensUsed);
+  });
+});
+
+describe('--watch-codex-home on the Codex home of the run being captured', () => {
+  it('counts each response once: what the proxy captured is not imported again from the rollout', async () => {
+    const upstream = await startFakeUpstream({ scenario: scenarioPlans.subagentV1() });
+    const prepared = prepareCodex({ prompt: 'run echo hi', baseUrl: 'http://127.0.0.1:1/v1' });
+    const c = await startTestCompanion({ apiUpstream: upstream.baseUrl, watchCodexHomes: [prepared.codexHome], watchIntervalMs: 20 });
+    try {
+      // The config needs the companion's port, known only now.
+      fs.writeFileSync(path.join(prepared.codexHome, 'config.toml'), codexConfig({ prompt: '', baseUrl: `${c.url}/v1` }));
+      const codex = await runPrepared(prepared);
+      expect(codex.exitCode).toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
+      await c.idle();
+      const all = [...c.store.summaries()];
+      expect(all.filter((s) => s.source === 'rollout')).toEqual([]);
+      expect(c.reports.usage({}).codexTokensUsed).toBe(codex.tokensUsed);
+    } finally {
+      await c.dispose();
+      await upstream.close();
+      prepared.cleanup();
+    }
   });
 });
