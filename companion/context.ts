@@ -6,7 +6,7 @@ import type { CaptureControl } from './capture/control';
 import type { CaptureQueue } from './capture/queue';
 import type { RateLimitState } from './capture/ratelimit-state';
 import type { Logger } from './lib/log';
-import type { SessionsResponse, UsageResponse } from './protocol/api';
+import type { ExportStatus, SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
 import type { Profiles } from './proxy/profiles';
 import type { Store } from './store/store';
@@ -43,4 +43,6 @@ export interface CompanionContext {
   /** Imports of rollouts and JSONL, one at a time. */
   imports: ImportRunner;
   token(): string;
+  /** The OTLP export's counters, or null when export is off. */
+  exportStatus(): ExportStatus | null;
 }

@@ -17,6 +17,8 @@ import { AnalysisStep } from './capture/analysis-step';
 import type { CompanionContext } from './context';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
 import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
+import { probe } from './lib/probe';
+import { acquireStateLock, type StateLock } from './lib/state-lock';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
 import { LiveHub, type HubOptions } from './live/hub';
@@ -29,9 +31,11 @@ import { headerPairsOf } from './proxy/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
+import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
 import { createImportRunner } from './store/import/runner';
 import { watchCodexHomes } from './store/import/watch';
+import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
 export interface CompanionOptions {
@@ -58,6 +62,8 @@ export interface CompanionOptions {
   watchCodexHomes?: string[];
   /** How often the watched homes are scanned (default 1 s). */
   watchIntervalMs?: number;
+  /** OTLP export (`start --otlp-*`), merged over the OTEL_* variables of `env`; off unless configured. */
+  otlp?: OtlpSettings;
 }
 
 export interface Companion extends CompanionContext {
@@ -74,7 +80,19 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const host = opts.host ?? '127.0.0.1';
   const home = opts.home;
+  // Before anything touches the state directory: a second companion on it must not write there.
+  const lock = await acquireStateLock(home, COMPANION_VERSION, async (held) => (await probe(held.port)).kind === 'companion');
+  try {
+    return await startLocked(opts, log, host, home, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(opts: CompanionOptions, log: Logger, host: string, home: string, lock: StateLock): Promise<Companion> {
   const token = tokenSource(home);
+  const otlp = resolveOtlpConfig(opts.otlp, opts.env ?? process.env);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const addons = new AddonManager(log);
   const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
@@ -85,8 +103,10 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
+    // Writes that failed count while they wait: once they are on disk, they are no error anymore.
+    const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
+    const last = storeLast ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
+    return { count: s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
@@ -114,6 +134,13 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     },
     () => hub.reset('history was imported'),
   );
+  // Loaded only when configured: a companion without export never loads the OpenTelemetry SDK.
+  const exporter = otlp
+    ? await (
+        await import('./pipeline/otlp/exporter')
+      ).startOtlpExport(otlp, { record: (id) => store.get(id), log, version: COMPANION_VERSION })
+    : null;
+  const exportStatus = () => exporter?.status() ?? null;
   const ctx: CompanionContext = {
     home,
     log,
@@ -129,8 +156,10 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     inflight,
     imports,
     token,
+    exportStatus,
   };
   installCaptureAddons(ctx, analysis, () => reports.live());
+  if (exporter) addons.add(exporter.addon);
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
   const router = createRouter({
@@ -209,6 +238,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   });
   const port = (server.address() as AddressInfo).port;
   const watcher = opts.watchCodexHomes?.length ? watchCodexHomes(opts.watchCodexHomes, imports, log, opts.watchIntervalMs) : null;
+  lock.setPort(port);
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     watcher?.close();
@@ -218,10 +248,13 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     upgrades.wss.close();
     await queue.idle();
     await addons.idle();
+    await exporter?.shutdown();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
     await analysis.close();
+    store.close();
+    lock.release();
   };
   return {
     ...ctx,

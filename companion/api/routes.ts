@@ -103,6 +103,7 @@ export function buildApi(ctx: CompanionContext): Hono {
       analysisFailures: ctx.analysis.failures,
       priceErrors: ctx.analysis.prices.errors,
       liveClients: ctx.hub.size,
+      export: ctx.exportStatus(),
     });
   });
 

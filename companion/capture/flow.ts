@@ -242,10 +242,12 @@ export class ExchangeFlow {
   }
 
   private onSseEvent(eventName: string | undefined, data: string, unterminated: boolean): void {
-    this.recordText(data, eventName ?? 'message', {
+    const ev = this.recordText(data, eventName ?? 'message', {
       source: 'data',
       ...(unterminated ? { invalid: 'the stream ended inside this event; SSE clients (Codex included) discard it' } : {}),
     });
+    // `event: error` with text data is still the upstream's error, not a truncated stream.
+    if (ev.invalid && !unterminated && ev.type === 'error') this.assembler.apply('error', data);
   }
 
   /**

@@ -4,8 +4,9 @@ import { codexHome, companionUrl, configPath, effectiveRoute, pointsAtCompanion,
 import { isLoopbackUrl } from '../lib/loopback';
 import { maskUrl } from '../lib/url-secrets';
 import { BEGIN } from '../codex/setup';
-import { callApi, probe } from './client';
-import { COMMON, home, parse, port } from './options';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
+import { COMMON, companionPort, home, parse } from './options';
 
 export const DOCTOR_HELP = `Usage: codex-devtools doctor [--port <n>] [--home <dir>] [--codex-home <dir>] [--codex <path>]
 
@@ -20,8 +21,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
     console.log(DOCTOR_HELP);
     return 0;
   }
-  const p = port(values.port);
   const h = home(values.home);
+  const p = companionPort(values, h);
   const ok: string[] = [];
   const fix: string[] = [];
 

@@ -8,9 +8,9 @@ import { createLogger } from '../lib/log';
 import { EXPORT_FORMATS, isExportFormat } from '../store/export';
 import { exportRecords, type ExportQuery } from '../store/export/select';
 import { Store } from '../store/store';
-import { probe } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { COMMON, home, parse, port } from './options';
+import { COMMON, companionPort, home, parse } from './options';
 import { parseWhen } from './usage';
 
 export const EXPORT_HELP = `Usage: codex-devtools export --format har|jsonl|html [--session <id>] [--since <when>] [--until <when>] [-o <file>]
@@ -46,7 +46,7 @@ export async function exportCommand(args: string[]): Promise<number> {
     until: values.until !== undefined ? parseWhen('until', values.until as string) : undefined,
   };
   const h = home(values.home);
-  const p = port(values.port);
+  const p = companionPort(values, h);
   if (format === 'html' && !q.session) {
     // One page per session: the latest one unless told otherwise.
     const latest = Store.open({ home: h, log: createLogger('warn') })

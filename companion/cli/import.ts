@@ -10,9 +10,10 @@ import { createLogger } from '../lib/log';
 import { ImportReportSchema, type ImportReport } from '../protocol/api';
 import { importHistory, type ImportSources } from '../store/import/import';
 import { Store } from '../store/store';
-import { callApi, probe } from './client';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { COMMON, home, parse, port } from './options';
+import { COMMON, companionPort, home, parse } from './options';
 
 export const IMPORT_HELP = `Usage: codex-devtools import [--codex-home <dir>]… [<file>…] [--home <dir>] [--port <n>] [--json]
 
@@ -54,7 +55,7 @@ export async function importCommand(args: string[]): Promise<number> {
     files: positionals.map((f) => path.resolve(f)),
   };
   const h = home(values.home);
-  const p = port(values.port);
+  const p = companionPort(values, h);
   let report: ImportReport | null = null;
   if ((await probe(p)).kind === 'companion') {
     const r = await callApi(p, h, 'POST', '/import', sources);

@@ -6,7 +6,8 @@ import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
 import { maskUrl } from '../lib/url-secrets';
-import { probe } from './client';
+import { StateDirLocked } from '../lib/state-lock';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
 import path from 'node:path';
 import { home, logLevel, parse, port, size, START, url, withDefaultWatchHome } from './options';
@@ -28,7 +29,16 @@ Options:
   --log-level <level>      debug, info, warn or error (default info)
   --watch-codex-home [dir] follow the session files Codex writes in this Codex home (default
                            $CODEX_HOME or ~/.codex) and import what the proxy did not see;
-                           repeatable`;
+                           repeatable
+
+OpenTelemetry export (off unless an endpoint is set; OTEL_EXPORTER_OTLP_* variables work too):
+  --otlp-endpoint <url>    OTLP/HTTP base URL (/v1/traces, /v1/metrics are appended); protobuf,
+                           or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+  --otlp-header <k=v>      header sent with every export (repeatable), e.g. an auth header
+  --otlp-resource <k=v>    resource attribute (repeatable), e.g. team=platform
+  --otlp-signals <list>    traces,metrics (default), traces or metrics
+  --otlp-content           also send prompt, response and tool text (off: counts and ids only)
+  --otlp-include-imported  also send imported history as spans (metrics stay live-only)`;
 
 /** Parses start options into companion options (shared with `run`). */
 export function companionOptions(values: Record<string, unknown>): CompanionOptions {
@@ -41,6 +51,14 @@ export function companionOptions(values: Record<string, unknown>): CompanionOpti
     websocket: values['no-websocket'] !== true,
     logLevel: logLevel(values['log-level']),
     watchCodexHomes: ((values['watch-codex-home'] as string[] | undefined) ?? []).map((h) => path.resolve(h)),
+    otlp: {
+      endpoint: values['otlp-endpoint'] as string | undefined,
+      headers: values['otlp-header'] as string[] | undefined,
+      resource: values['otlp-resource'] as string[] | undefined,
+      signals: values['otlp-signals'] as string | undefined,
+      content: values['otlp-content'] === true,
+      includeImported: values['otlp-include-imported'] === true,
+    },
   };
 }
 
@@ -56,6 +74,8 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   try {
     return await startCompanion(opts);
   } catch (err) {
+    if ((err as Error).name === 'OtlpConfigError') throw new UsageError((err as Error).message);
+    if (err instanceof StateDirLocked) throw new UsageError(err.message, 1);
     if ((err as { code?: string }).code === 'EADDRINUSE') {
       throw new UsageError(
         `Port ${p} on 127.0.0.1 is taken by another program. Free it, or pick another port with --port (and point Codex and the extension at it).`,
@@ -103,6 +123,12 @@ export function banner(c: Companion, recorded: string | null = null): string {
       `Codex is set up to go through codex-devtools (${cfg}): while this companion is stopped, Codex cannot reach its model. Undo with \`codex-devtools setup --remove\`.`,
     );
   }
+  const otlp = c.exportStatus();
+  if (otlp) {
+    const to = [otlp.traces && `traces → ${otlp.traces.endpoint}`, otlp.metrics && `metrics → ${otlp.metrics.endpoint}`].filter(Boolean);
+    const protocol = (otlp.traces ?? otlp.metrics)!.protocol;
+    lines.push('', `OpenTelemetry export (${protocol}): ${to.join(', ')}; ${otlp.content ? 'with' : 'no'} conversation text`);
+  }
   if (recorded) lines.push(forwardingNote(recorded));
   return lines.join('\n');
 }
@@ -137,8 +163,10 @@ export async function start(args: string[]): Promise<number> {
   const recorded = opts.apiUpstream ? null : recordedUpstream(opts.port!);
   if (recorded) opts.apiUpstream = recorded;
   const c = await startOrExplain(opts);
+  // Listening before the banner: a Ctrl-C right after it still closes the companion cleanly.
+  const interrupted = untilInterrupted();
   console.log(banner(c, recorded));
-  await untilInterrupted();
+  await interrupted;
   console.log('\ncodex-devtools: stopping…');
   await c.close();
   return 0;

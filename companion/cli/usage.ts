@@ -7,9 +7,10 @@ import { UsageResponseSchema, type UsageResponse } from '../protocol/api';
 import { UsageRollupSchema, type UsageRollup } from '../protocol/analysis';
 import { createReports } from '../reports';
 import { Store } from '../store/store';
-import { callApi, probe } from './client';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { COMMON, home, parse, port } from './options';
+import { COMMON, companionPort, home, parse } from './options';
 
 export const USAGE_HELP = `Usage: codex-devtools usage [--by day|session|model|thread] [--since <when>] [--until <when>] [--json]
 
@@ -105,7 +106,7 @@ export async function usageCommand(args: string[]): Promise<number> {
   const until = values.until !== undefined ? parseWhen('until', values.until as string) : undefined;
   if (since !== undefined && until !== undefined && until <= since) throw new UsageError('--until must be after --since');
   const h = home(values.home);
-  const p = port(values.port);
+  const p = companionPort(values, h);
   let usage: UsageResponse | null = null;
   if ((await probe(p)).kind === 'companion') {
     const q = new URLSearchParams();
