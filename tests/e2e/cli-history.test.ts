@@ -40,7 +40,7 @@ describe('codex-devtools import and usage', () => {
     expect(again.stdout).toContain('Imported 0 exchanges from 4 files (4 threads); 7 already known.');
     const malformed = await cli(['import', '--codex-home', path.join(FIXTURES, 'malformed'), '--home', h, '--port', String(port)]);
     expect(malformed.stdout).toContain('Skipped 5 malformed lines.');
-  });
+  }, 120_000);
 
   it('prints usage as a table and as JSON, grouped and filtered, with "as Codex counts" beside all traffic', async () => {
     const h = home();
@@ -63,7 +63,7 @@ describe('codex-devtools import and usage', () => {
     const bad = await cli(['usage', '--by', 'week', '--home', h, '--port', String(port)]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--by must be day, session, model or thread/);
-  });
+  }, 120_000);
 
   it('goes through the running companion on its state directory: its own figures change at once', async () => {
     const c = await startTestCompanion();

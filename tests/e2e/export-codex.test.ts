@@ -53,7 +53,7 @@ describe('exporting real Codex traffic', () => {
     await c?.dispose();
     await upstream?.close();
     fs.rmSync(out, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('writes HAR 1.2 that validates against the schema, SSE as text/event-stream and WebSocket frames as Chrome reads them', async () => {
     const r = await cli(['export', '--format', 'har', '-o', file('all.har'), '--home', c.home, '--port', String(c.port)]);
@@ -82,7 +82,7 @@ describe('exporting real Codex traffic', () => {
       expect(e.timings.wait + e.timings.receive).toBe(e.time);
     }
     expect(entries.filter((e) => e._codexDevtools.source === 'rollout')).toHaveLength(3);
-  });
+  }, 120_000);
 
   it('limits an export to one session', async () => {
     const session = c.store.list({ limit: 1 }).items[0].sessionId!;
@@ -90,7 +90,7 @@ describe('exporting real Codex traffic', () => {
     const entries: any[] = JSON.parse(r.stdout).log.entries;
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e._codexDevtools.sessionId === session)).toBe(true);
-  });
+  }, 120_000);
 
   it('writes JSONL that imports into another state directory with nothing lost', async () => {
     const r = await cli(['export', '--format', 'jsonl', '-o', file('all.jsonl'), '--home', c.home, '--port', String(c.port)]);
@@ -114,7 +114,7 @@ describe('exporting real Codex traffic', () => {
     expect(usage.total).toEqual(JSON.parse((await cli(['usage', '--json', '--home', c.home, '--port', String(c.port)])).stdout).total);
     // And once only: the same file again adds nothing.
     expect((await cli(['import', file('all.jsonl'), '--home', other, '--port', port])).stdout).toContain('Imported 0 exchanges');
-  });
+  }, 120_000);
 
   it('holds no credential in any exported file', async () => {
     for (const name of ['all.har', 'all.jsonl']) {
