@@ -48,7 +48,7 @@ describe('exporting real Codex traffic', () => {
     await c.idle();
     const imported = await cli(['import', '--codex-home', path.join(FIXTURES, 'legacy-fork'), '--home', c.home, '--port', String(c.port)]);
     expect(imported.stdout).toContain('Imported 3 exchanges');
-  });
+  }, 180_000);
   afterAll(async () => {
     await c?.dispose();
     await upstream?.close();
