@@ -16,6 +16,9 @@ Commands:
   profile …           list|add|use|remove upstream profiles (hot switch)
   pause | resume      stop or restart recording (forwarding never stops)
   clear | prune       delete captured history, or the oldest sessions past the size cap
+  import              import Codex's own session files (rollouts) or a JSONL export
+  export --format F   history as HAR, JSONL or HTML (--session, --since, -o FILE)
+  usage               token usage and cost as a table (--by day|session|model|thread) or --json
 
 Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;
 
@@ -31,6 +34,9 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   resume: async (a) => (await import('./cli/manage')).manageCommand('resume', a),
   clear: async (a) => (await import('./cli/manage')).manageCommand('clear', a),
   prune: async (a) => (await import('./cli/manage')).manageCommand('prune', a),
+  import: async (a) => (await import('./cli/import')).importCommand(a),
+  usage: async (a) => (await import('./cli/usage')).usageCommand(a),
+  export: async (a) => (await import('./cli/export')).exportCommand(a),
 };
 
 async function main(argv: string[]): Promise<number> {

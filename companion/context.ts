@@ -10,6 +10,7 @@ import type { ExportStatus, SessionsResponse, UsageResponse } from './protocol/a
 import type { LiveHub } from './live/hub';
 import type { Profiles } from './proxy/profiles';
 import type { Store } from './store/store';
+import type { ImportRunner } from './store/import/runner';
 
 export interface UsageQuery {
   session?: string;
@@ -39,6 +40,8 @@ export interface CompanionContext {
   analysis: AnalysisStep;
   /** Exchanges still streaming (not in the store yet), by id. */
   inflight: Map<string, ExchangeFlow>;
+  /** Imports of rollouts and JSONL, one at a time. */
+  imports: ImportRunner;
   token(): string;
   /** The OTLP export's counters, or null when export is off. */
   exportStatus(): ExportStatus | null;

@@ -33,6 +33,8 @@ import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions
 import { createReports } from './reports';
 import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
+import { createImportRunner } from './store/import/runner';
+import { watchCodexHomes } from './store/import/watch';
 import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import type { OtlpExport } from './pipeline/otlp/exporter';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
@@ -57,6 +59,10 @@ export interface CompanionOptions {
   websocket?: boolean;
   /** Largest WebSocket message relayed (default 64 MB); a bigger one closes both sides with 1009. */
   maxWebSocketMessageBytes?: number;
+  /** Codex homes whose rollout files are followed and imported as Codex writes them. */
+  watchCodexHomes?: string[];
+  /** How often the watched homes are scanned (default 1 s). */
+  watchIntervalMs?: number;
   /** OTLP export (`start --otlp-*`), merged over the OTEL_* variables of `env`; off unless configured. */
   otlp?: OtlpSettings;
 }
@@ -123,6 +129,14 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   profiles.onChange((p) => hub.profileChanged(p));
   capture.onChange((s) => hub.captureChanged(s));
 
+  const imports = createImportRunner(
+    { store, prices: analysis.prices.table, inflightResponseIds: () => [...inflight.values()].map((f) => f.assembler.responseId) },
+    async () => {
+      await queue.idle();
+      await addons.idle();
+    },
+    () => hub.reset('history was imported'),
+  );
   // Loaded only when configured: a companion without export never loads the OpenTelemetry SDK.
   const onFailure = () => hub.captureChanged(capture.state());
   exporter = otlp
@@ -144,6 +158,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     reports,
     analysis,
     inflight,
+    imports,
     token,
     exportStatus,
   };
@@ -226,9 +241,12 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const watcher = opts.watchCodexHomes?.length ? watchCodexHomes(opts.watchCodexHomes, imports, log, opts.watchIntervalMs) : null;
   lock.setPort(port);
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
+    watcher?.close();
+    await watcher?.settled();
     hub.close();
     relay?.close();
     upgrades.wss.close();
@@ -250,6 +268,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     idle: async () => {
       await queue.idle();
       await addons.idle();
+      await watcher?.settled();
     },
     close: () => (closing ??= shutdown()),
   };

@@ -8,12 +8,22 @@ import { z } from 'zod';
 import { withLayout } from '../analysis/layout';
 import type { CompanionContext } from '../context';
 import { describeError } from '../lib/log';
-import { ExchangeListQuerySchema } from '../protocol/api';
+import path from 'node:path';
+import { ExchangeListQuerySchema, ImportRequestSchema } from '../protocol/api';
+import { EXPORT_FORMATS } from '../store/export';
+import { exportRecords } from '../store/export/select';
 import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
 import { ProfileError } from '../proxy/profiles';
 import { COMPANION_VERSION } from '../version';
 import { bearerToken, extensionOrigin } from './security';
 import { badRequest, body, notFound, query } from './validate';
+
+const ExportQuerySchema = z.object({
+  format: z.enum(Object.keys(EXPORT_FORMATS) as [keyof typeof EXPORT_FORMATS]),
+  session: z.string().max(200).optional(),
+  since: z.coerce.number().int().nonnegative().optional(),
+  until: z.coerce.number().int().nonnegative().optional(),
+});
 
 const UsageQuerySchema = z.object({
   session: z.string().max(200).optional(),
@@ -63,6 +73,24 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (q.value.since !== undefined && q.value.until !== undefined && q.value.until <= q.value.since)
       return badRequest(c, 'until must be after since');
     return c.json(ctx.reports.usage(q.value));
+  });
+
+  api.post('/import', async (c) => {
+    const b = await body(c, ImportRequestSchema);
+    if (!b.ok) return b.res;
+    const relative = [...b.value.codexHomes, ...b.value.files].find((p) => !path.isAbsolute(p));
+    if (relative) return badRequest(c, `paths must be absolute: ${relative}`);
+    return c.json(await ctx.imports.run(b.value));
+  });
+
+  api.get('/export', async (c) => {
+    const q = query(c, ExportQuerySchema);
+    if (!q.ok) return q.res;
+    if (q.value.format === 'html' && !q.value.session) return badRequest(c, 'an HTML export is one session: pass session');
+    const f = EXPORT_FORMATS[q.value.format];
+    const text = f.render(await exportRecords(ctx.store, q.value));
+    const name = `codex-devtools-${q.value.session ?? 'export'}.${f.extension}`.replace(/[^\w.-]/g, '_');
+    return c.body(text, 200, { 'content-type': `${f.mediaType}; charset=utf-8`, 'content-disposition': `attachment; filename="${name}"` });
   });
 
   api.get('/ratelimits', (c) => c.json({ rateLimits: ctx.rateLimits.get() }));

@@ -22,7 +22,7 @@ export interface PriceState {
 }
 
 /** The built-in prices merged with `<home>/prices.json`, if present. */
-function loadPrices(home: string): PriceState {
+export function loadPrices(home: string): PriceState {
   const file = paths(home).prices;
   if (!fs.existsSync(file)) return { table: BUILTIN_PRICES, errors: [] };
   let json: unknown;

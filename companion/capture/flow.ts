@@ -25,6 +25,7 @@ import { extractIdentity } from './identity';
 import { parseRateLimitEvent, parseRateLimitHeaders } from './ratelimits';
 import { SseDecoder } from './sse';
 import { isObj } from '../lib/json';
+import { countedByCodex } from '../analysis/codex-count';
 
 export interface FlowInit {
   id: string;
@@ -370,10 +371,13 @@ export class ExchangeFlow {
   /** Whether this exchange enters Codex's own `tokens used` (architecture.md, "As Codex counts"). */
   codexCounted(): boolean {
     const id = this.identity;
-    if (this.kind !== 'model' || id.role !== 'main') return false;
-    if (this.status !== 'completed' && this.status !== 'incomplete') return false;
-    if (id.requestKind === 'turn') return true;
-    return id.requestKind === 'compaction' && id.compactionImplementation === 'responses';
+    return countedByCodex({
+      kind: this.kind,
+      role: id.role,
+      status: this.status,
+      requestKind: id.requestKind,
+      compactionImplementation: id.compactionImplementation,
+    });
   }
 
   toSummary(): ExchangeSummary {
@@ -408,6 +412,7 @@ export class ExchangeFlow {
       cache: null,
       costUsd: null,
       facts: null,
+      source: 'captured',
     };
   }
 

@@ -21,6 +21,7 @@ export const START: Options = {
   'max-size': { type: 'string' },
   'no-websocket': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'watch-codex-home': { type: 'string', multiple: true },
   'otlp-endpoint': { type: 'string' },
   'otlp-header': { type: 'string', multiple: true },
   'otlp-resource': { type: 'string', multiple: true },
@@ -28,6 +29,16 @@ export const START: Options = {
   'otlp-content': { type: 'boolean' },
   'otlp-include-imported': { type: 'boolean' },
 };
+
+/**
+ * `--watch-codex-home` takes an optional folder, which parseArgs cannot express: a bare flag
+ * (last, or followed by another flag) means the default Codex home.
+ */
+export function withDefaultWatchHome(args: string[], defaultHome: string): string[] {
+  return args.map((a, i) =>
+    a === '--watch-codex-home' && (i === args.length - 1 || args[i + 1].startsWith('-')) ? `--watch-codex-home=${defaultHome}` : a,
+  );
+}
 
 /** Parses `args` strictly: unknown flags and missing values become one-line usage errors. */
 export function parse(command: string, args: string[], options: Options, allowPositionals = false) {

@@ -9,7 +9,8 @@ import { maskUrl } from '../lib/url-secrets';
 import { StateDirLocked } from '../lib/state-lock';
 import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { home, logLevel, parse, port, size, START, url } from './options';
+import path from 'node:path';
+import { home, logLevel, parse, port, size, START, url, withDefaultWatchHome } from './options';
 import { formatPairingCode } from '../protocol/pairing';
 import { extensionDirs, pairingLink } from './paths';
 
@@ -27,6 +28,9 @@ Options:
   --max-size <size>        prune the oldest sessions past this size (default 2g)
   --no-websocket           refuse Codex's WebSocket transport (Codex falls back to HTTP)
   --log-level <level>      debug, info, warn or error (default info)
+  --watch-codex-home [dir] follow the session files Codex writes in this Codex home (default
+                           $CODEX_HOME or ~/.codex) and import what the proxy did not see;
+                           repeatable
 
 OpenTelemetry export (off unless an endpoint is set; OTEL_EXPORTER_OTLP_* variables work too):
   --otlp-endpoint <url>    OTLP/HTTP base URL (/v1/traces, /v1/metrics are appended); protobuf,
@@ -47,6 +51,7 @@ export function companionOptions(values: Record<string, unknown>): CompanionOpti
     maxStoreBytes: size(values['max-size'], DEFAULT_MAX_STORE_BYTES),
     websocket: values['no-websocket'] !== true,
     logLevel: logLevel(values['log-level']),
+    watchCodexHomes: ((values['watch-codex-home'] as string[] | undefined) ?? []).map((h) => path.resolve(h)),
     otlp: {
       endpoint: values['otlp-endpoint'] as string | undefined,
       headers: values['otlp-header'] as string[] | undefined,
@@ -153,7 +158,7 @@ export function untilInterrupted(): Promise<NodeJS.Signals> {
 }
 
 export async function start(args: string[]): Promise<number> {
-  const { values } = parse('start', args, START);
+  const { values } = parse('start', withDefaultWatchHome(args, codexHome()), START);
   if (values.help) {
     console.log(START_HELP);
     return 0;

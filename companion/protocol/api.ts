@@ -113,3 +113,26 @@ export type SessionReport = z.infer<typeof SessionReportSchema>;
 /** `GET /api/sessions`: newest first. */
 export const SessionsResponseSchema = z.object({ sessions: z.array(SessionReportSchema) });
 export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
+
+/** `POST /api/import`: what to read. Paths are absolute; homes are Codex homes (`CODEX_HOME`). */
+export const ImportRequestSchema = z.object({
+  codexHomes: z.array(z.string().min(1).max(4096)).max(64).default([]),
+  files: z.array(z.string().min(1).max(4096)).max(10000).default([]),
+});
+export type ImportRequest = z.infer<typeof ImportRequestSchema>;
+
+/** What an import did. Exchanges already known (captured or imported before) are `duplicates`. */
+export const ImportReportSchema = z.object({
+  files: z.number().int().nonnegative(),
+  lines: z.number().int().nonnegative(),
+  /** Lines skipped because they were not JSON, or not what their type promised. */
+  malformed: z.number().int().nonnegative(),
+  /** Threads (rollout files with a session_meta) read. */
+  threads: z.number().int().nonnegative(),
+  exchanges: z.number().int().nonnegative(),
+  added: z.number().int().nonnegative(),
+  duplicates: z.number().int().nonnegative(),
+  /** Files that could not be read, and the first problems of malformed JSONL lines. */
+  errors: z.array(z.string()),
+});
+export type ImportReport = z.infer<typeof ImportReportSchema>;

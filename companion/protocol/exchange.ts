@@ -22,6 +22,14 @@ export type ExchangeKind = z.infer<typeof ExchangeKindSchema>;
 export const TransportSchema = z.enum(['http', 'websocket']);
 export type Transport = z.infer<typeof TransportSchema>;
 
+/**
+ * Where a record comes from: `captured` on the wire by the proxy, or `rollout`, read back from
+ * the session files Codex writes (which hold no headers, no tool schemas and no stream events).
+ * Records stored before this field existed were all captured.
+ */
+export const ExchangeSourceSchema = z.enum(['captured', 'rollout']);
+export type ExchangeSource = z.infer<typeof ExchangeSourceSchema>;
+
 export const ExchangeErrorSchema = z.object({
   /** e.g. `http_429`, `response_failed`, `error_event`, `stream_truncated`, `upstream_unreachable`. */
   code: z.string(),
@@ -101,6 +109,7 @@ export const ExchangeSummarySchema = z.object({
   costUsd: z.number().nullable(),
   /** Reasoning effort, service tier and sub-agent spawns, for thread roll-ups; null until analysed. */
   facts: ExchangeFactsSchema.nullable().default(null),
+  source: ExchangeSourceSchema.default('captured'),
 });
 export type ExchangeSummary = z.infer<typeof ExchangeSummarySchema>;
 

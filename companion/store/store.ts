@@ -174,7 +174,7 @@ export class Store {
       const v = d.value;
       if (v.t === 'x') {
         this.entries.set(v.id, {
-          summary: { ...v.s, facts: v.s.facts ?? null },
+          summary: { ...v.s, facts: v.s.facts ?? null, source: v.s.source ?? 'captured' },
           bucket,
           ref: { offset: line.offset, length: line.length },
           input: v.i ?? null,

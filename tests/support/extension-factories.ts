@@ -80,6 +80,7 @@ export function fakeSummary(over: DeepPartial<ExchangeSummary> = {}): ExchangeSu
     },
     costUsd: 0.0023,
     facts: null,
+    source: 'captured',
   };
   return merge(base, { ...over, id, startedAt });
 }

@@ -1,0 +1,132 @@
+/**
+ * @module Imports history into the store through its public interface (append, summaries), so it
+ * keeps working whatever the store's backend: Codex rollouts and JSONL exports of this tool.
+ *
+ * One exchange is one model response. An exchange already in the store, captured on the wire or
+ * imported before, is recognised by its response id (or, without one, by its id, which imports
+ * derive from the file's content) and skipped: importing the same files again changes nothing, and
+ * a response both captured and found in a rollout is counted once. Bad lines are skipped and
+ * counted; a file that cannot be read is reported and the others go on.
+ */
+import path from 'node:path';
+import { describeError } from '../../lib/log';
+import { describeIssues } from '../../protocol/issues';
+import type { PriceTable } from '../../protocol/analysis';
+import { ExchangeRecordSchema, type ExchangeRecord } from '../../protocol/exchange';
+import type { ImportReport } from '../../protocol/api';
+import type { Store } from '../store';
+import { isRolloutFile, readTextFile, rolloutFiles } from './files';
+import { parseRollout } from './rollout';
+
+export interface ImportSources {
+  /** Codex homes whose `sessions/` and `archived_sessions/` are read. */
+  codexHomes?: string[];
+  /** Single files: rollouts (`rollout-*.jsonl[.zst]`) or JSONL exports. */
+  files?: string[];
+}
+
+export interface ImportContext {
+  store: Store;
+  prices: PriceTable;
+  /** Response ids of exchanges still being captured (not in the store yet). */
+  inflightResponseIds?: () => Iterable<string | null>;
+}
+
+export function emptyReport(): ImportReport {
+  return { files: 0, lines: 0, malformed: 0, exchanges: 0, added: 0, duplicates: 0, threads: 0, errors: [] };
+}
+
+/** Parses a JSONL export: one record per line in the documented schema. */
+export function parseJsonl(text: string): { records: ExchangeRecord[]; malformed: number; lines: number; errors: string[] } {
+  const records: ExchangeRecord[] = [];
+  const errors: string[] = [];
+  let malformed = 0;
+  let lines = 0;
+  text.split('\n').forEach((raw, i) => {
+    if (!raw.trim()) return;
+    lines++;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      malformed++;
+      return;
+    }
+    const r = ExchangeRecordSchema.safeParse(json);
+    if (r.success) records.push(r.data);
+    else {
+      malformed++;
+      if (errors.length < 5) errors.push(`line ${i + 1}: ${describeIssues(r.error, 'record')}`);
+    }
+  });
+  return { records, malformed, lines, errors };
+}
+
+export class Importer {
+  private readonly knownResponses = new Set<string>();
+
+  constructor(private readonly ctx: ImportContext) {
+    for (const s of ctx.store.summaries()) if (s.responseId) this.knownResponses.add(s.responseId);
+  }
+
+  private isKnown(r: ExchangeRecord): boolean {
+    if (this.ctx.store.summary(r.id)) return true;
+    if (!r.responseId) return false;
+    if (this.knownResponses.has(r.responseId)) return true;
+    for (const id of this.ctx.inflightResponseIds?.() ?? []) if (id === r.responseId) return true;
+    return false;
+  }
+
+  /** Appends the records not yet known, counting them in `report`. */
+  async add(records: ExchangeRecord[], report: ImportReport): Promise<void> {
+    for (const r of records) {
+      report.exchanges++;
+      if (this.isKnown(r)) {
+        report.duplicates++;
+        continue;
+      }
+      await this.ctx.store.append(r);
+      if (r.responseId) this.knownResponses.add(r.responseId);
+      report.added++;
+    }
+  }
+
+  async importFile(file: string, report: ImportReport): Promise<void> {
+    let text: string;
+    try {
+      text = readTextFile(file);
+    } catch (err) {
+      report.errors.push(`${file}: ${describeError(err)}`);
+      return;
+    }
+    report.files++;
+    if (isRolloutFile(file)) {
+      const parsed = parseRollout(text, { prices: this.ctx.prices, file: path.basename(file) });
+      report.lines += parsed.lines;
+      report.malformed += parsed.malformed;
+      if (!parsed.thread) {
+        if (parsed.lines > 0) report.errors.push(`${file}: no session_meta line, so no thread to file its exchanges under`);
+        return;
+      }
+      report.threads++;
+      await this.add(parsed.records, report);
+      return;
+    }
+    const parsed = parseJsonl(text);
+    report.lines += parsed.lines;
+    report.malformed += parsed.malformed;
+    for (const e of parsed.errors) report.errors.push(`${file} ${e}`);
+    await this.add(parsed.records, report);
+  }
+
+  async run(sources: ImportSources): Promise<ImportReport> {
+    const report = emptyReport();
+    const files = [...(sources.codexHomes ?? []).flatMap(rolloutFiles), ...(sources.files ?? [])];
+    for (const f of files) await this.importFile(f, report);
+    return report;
+  }
+}
+
+export function importHistory(ctx: ImportContext, sources: ImportSources): Promise<ImportReport> {
+  return new Importer(ctx).run(sources);
+}
