@@ -7,14 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { buildApp } from './app';
 import { buildApi } from './api/routes';
-import { AddonManager } from './capture/addons';
+import { DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/channel';
 import { CaptureControl } from './capture/control';
-import { CaptureQueue, DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/queue';
-import { RateLimitState } from './capture/ratelimit-state';
-import { installCaptureAddons } from './capture/wiring';
-import type { ExchangeFlow } from './capture/flow';
-import { AnalysisStep } from './capture/analysis-step';
-import type { CompanionContext } from './context';
+import { RateLimitState } from './store/ratelimit-state';
+import type { CompanionContext, InflightExchange } from './context';
+import { CaptureHost, type CaptureThread } from './pipeline/host';
+import { loadPrices } from './pipeline/analysis';
+import { createSink } from './pipeline/sink';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
@@ -24,7 +23,7 @@ import { Profiles } from './proxy/profiles';
 import { createRouter } from './proxy/router';
 import { createWsRelay } from './proxy/ws-relay';
 import { detectAuth } from './proxy/route';
-import { headerPairsOf } from './proxy/headers';
+import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
@@ -51,6 +50,15 @@ export interface CompanionOptions {
   websocket?: boolean;
   /** Largest WebSocket message relayed (default 64 MB); a bigger one closes both sides with 1009. */
   maxWebSocketMessageBytes?: number;
+  /**
+   * Where capture runs: `auto` (default) is the worker thread of the built companion, or this
+   * thread over a message port when running from sources; `worker` forces a thread.
+   */
+  captureThread?: CaptureThread;
+  /** Extra capture addon modules (URLs; each default-exports a CaptureAddon), run in the capture worker. */
+  captureAddons?: string[];
+  /** How long streams in flight may go on after a shutdown signal before they are cut (default 5 s). */
+  drainMs?: number;
 }
 
 export interface Companion extends CompanionContext {
@@ -60,34 +68,43 @@ export interface Companion extends CompanionContext {
   token(): string;
   /** Resolves when capture has processed, stored and analysed everything forwarded so far. */
   idle(): Promise<void>;
+  /** Stops accepting, lets streams in flight finish (up to `drainMs`), then closes. */
   close(): Promise<void>;
 }
 
 export async function startCompanion(opts: CompanionOptions): Promise<Companion> {
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'info');
-  const host = opts.host ?? '127.0.0.1';
+  const listenHost = opts.host ?? '127.0.0.1';
   const home = opts.home;
   const token = tokenSource(home);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
-  const addons = new AddonManager(log);
-  const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
-  const inflight = new Map<string, ExchangeFlow>();
-  const analysis = new AnalysisStep(store, log, home, readSettings(home).contextWindows);
+  const inflight = new Map<string, InflightExchange>();
+  const settings = readSettings(home);
+  const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
+  const priceErrors = loadPrices(home).errors;
+  // The capture worker's failures (addons, analysis) arrive with its stats; the channel counts drops.
+  let host: CaptureHost | null = null;
+  const captureStats = () => ({
+    addonFailures: host?.stats.addonFailures ?? {},
+    droppedChunks: host?.channel.droppedChunks ?? 0,
+    analysisFailures: host?.stats.analysisFailures ?? 0,
+    priceErrors: host?.stats.priceErrors.length ? host.stats.priceErrors : priceErrors,
+  });
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
-    const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    return { count: s.writeErrors + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures, last };
+    const c = captureStats();
+    const addonFailures = Object.values(c.addonFailures).reduce((a, b) => a + b, 0);
+    const last = s.lastWriteError?.message ?? host?.stats.lastFailure ?? null;
+    return { count: s.writeErrors + s.lostRecords + addonFailures + c.droppedChunks + c.analysisFailures, last };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
     {
       token,
       // Exchanges still streaming come first: a client connecting mid-stream sees them too.
-      recentExchanges: (n) =>
-        [...[...inflight.values()].map((f) => f.toSummary()).reverse(), ...store.list({ limit: n }).items].slice(0, n),
+      recentExchanges: (n) => [...[...inflight.values()].map((f) => f.summary).reverse(), ...store.list({ limit: n }).items].slice(0, n),
       usage: () => reports.live(),
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),
@@ -97,10 +114,49 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     opts.hub,
   );
   profiles.onChange((p) => hub.profileChanged(p));
-  capture.onChange((s) => hub.captureChanged(s));
 
-  const ctx: CompanionContext = { home, log, store, hub, profiles, rateLimits, capture, addons, queue, reports, analysis, inflight, token };
-  installCaptureAddons(ctx, analysis, () => reports.live());
+  const captureHost = new CaptureHost(
+    {
+      home,
+      maxCaptureBytes,
+      configuredWindows: settings.contextWindows ?? {},
+      capturing: !capture.paused,
+      logLevel: opts.logLevel ?? 'info',
+      addonModules: opts.captureAddons ?? [],
+    },
+    createSink({
+      store,
+      hub,
+      rateLimits,
+      inflight,
+      liveUsage: () => reports.live(),
+      wsTurn: (conn, open, turnId, clientMessages) => captureHost.channel.wsTurns.get(conn)?.(open, turnId, clientMessages),
+    }),
+    log,
+    opts.captureThread ?? 'auto',
+    opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES,
+  );
+  host = captureHost;
+  const channel = captureHost.channel;
+  capture.onChange((s) => {
+    hub.captureChanged(s);
+    channel.capturing(!s.paused);
+  });
+
+  const ctx: CompanionContext = {
+    home,
+    log,
+    store,
+    hub,
+    profiles,
+    rateLimits,
+    capture,
+    reports,
+    inflight,
+    liveRecord: (id) => captureHost.query({ q: 'record', id }),
+    captureStats,
+    token,
+  };
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
   const router = createRouter({
@@ -113,28 +169,24 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     forward: {
       router,
       dispatcher,
-      addons,
-      queue,
+      channel,
       log,
-      maxCaptureBytes: opts.maxCaptureBytes ?? 32 * 1024 * 1024,
       capturing: () => !capture.paused,
+      shuttingDown: () => closing !== null,
     },
   });
 
-  const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
   const relay =
     opts.websocket === false
       ? null
       : createWsRelay({
           router,
           env: opts.env,
-          addons,
+          channel,
           log,
-          maxCaptureBytes,
           maxPayload: opts.maxWebSocketMessageBytes ?? 64 * 1024 * 1024,
           connectTimeoutMs: opts.timeouts?.connectTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.connectTimeoutMs,
           capturing: () => !capture.paused,
-          onRateLimits: (r) => hub.rateLimitsUpdated(rateLimits.update(r)),
         });
   // A WebSocket chain lives on one upstream connection: a profile switch closes Codex's socket
   // at the next turn boundary, and Codex reconnects with full context on the new route.
@@ -154,19 +206,18 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
         modelRequested: null,
         modelSent: null,
       };
-      void recordUpgradeRefusal(addons, req, {
+      recordUpgradeRefusal(channel, req, {
         upstreamUrl: '',
         route,
         status,
         message: `WebSocket refused by codex-devtools (--no-websocket)`,
-        maxCaptureBytes,
       });
     },
   });
   server.on('upgrade', upgrades.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+    server.listen(opts.port ?? DEFAULT_PORT, listenHost, () => {
       server.off('error', reject);
       resolve();
     });
@@ -174,25 +225,30 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
+    // Stop accepting; idle keep-alive sockets and live-feed clients go now; HTTP streams in flight
+    // get `drainMs` to finish and WebSocket chains end at their next turn boundary; then the rest is cut.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
     hub.close();
-    relay?.close();
     upgrades.wss.close();
-    await queue.idle();
-    await addons.idle();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const conn of relay?.connections ?? []) conn.closeAtTurnBoundary('codex-devtools is shutting down');
+    const drained = await Promise.race([
+      closed.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), opts.drainMs ?? 5000).unref()),
+    ]);
+    relay?.close();
+    if (!drained) server.closeAllConnections();
+    await closed;
+    await captureHost.idle();
     await dispatcher.close();
-    await analysis.close();
+    await captureHost.close();
   };
   return {
     ...ctx,
     port,
-    url: `http://${host}:${port}`,
+    url: `http://${listenHost}:${port}`,
     token,
-    idle: async () => {
-      await queue.idle();
-      await addons.idle();
-    },
+    idle: () => captureHost.idle(),
     close: () => (closing ??= shutdown()),
   };
 }

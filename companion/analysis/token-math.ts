@@ -31,3 +31,23 @@ export function hitRate(u: Usage | null): number | null {
 export function cacheableTokens(prefixTokens: number): number {
   return prefixTokens < 1024 ? 0 : Math.floor(prefixTokens / 128) * 128;
 }
+
+/** What decides whether an exchange enters Codex's own count. */
+export interface CountFacts {
+  kind: 'model' | 'other';
+  role: string;
+  status: string;
+  requestKind: string | null;
+  compactionImplementation: string | null;
+}
+
+/**
+ * Whether an exchange enters Codex's own `tokens used` (architecture.md, "As Codex counts"): the
+ * root thread's turns and local compactions that ended completed or incomplete.
+ */
+export function codexCounted(f: CountFacts): boolean {
+  if (f.kind !== 'model' || f.role !== 'main') return false;
+  if (f.status !== 'completed' && f.status !== 'incomplete') return false;
+  if (f.requestKind === 'turn') return true;
+  return f.requestKind === 'compaction' && f.compactionImplementation === 'responses';
+}

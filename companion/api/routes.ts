@@ -35,7 +35,7 @@ export function buildApi(ctx: CompanionContext): Hono {
   api.get('/exchanges/:id', async (c) => {
     const id = c.req.param('id');
     // An exchange still streaming is served as it stands (status `streaming`).
-    const record = (await ctx.store.get(id)) ?? ctx.inflight.get(id)?.toRecord() ?? null;
+    const record = (await ctx.store.get(id)) ?? (ctx.inflight.has(id) ? await ctx.liveRecord(id) : null);
     return record ? c.json(record) : notFound(c, `exchange ${id}`);
   });
 
@@ -66,14 +66,15 @@ export function buildApi(ctx: CompanionContext): Hono {
 
   api.get('/status', (c) => {
     const s = ctx.store.stats();
+    const stats = ctx.captureStats();
     return c.json({
       version: COMPANION_VERSION,
       capture: ctx.capture.state(),
       store: { ...s, maxBytes: ctx.store.maxBytes },
-      addonFailures: Object.fromEntries(ctx.addons.failures),
-      droppedCaptureChunks: ctx.queue.droppedChunks,
-      analysisFailures: ctx.analysis.failures,
-      priceErrors: ctx.analysis.prices.errors,
+      addonFailures: stats.addonFailures,
+      droppedCaptureChunks: stats.droppedChunks,
+      analysisFailures: stats.analysisFailures,
+      priceErrors: stats.priceErrors,
       liveClients: ctx.hub.size,
     });
   });

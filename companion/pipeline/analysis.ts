@@ -1,19 +1,27 @@
 /**
- * @module Runs the analysis stage on each finished exchange before it is stored: finds the
- * previous exchange of its chain (kept in memory, else read back from the store), prices it with
- * the built-in table plus the user's overrides, and learns context windows from `/models`
- * replies. A failing analysis is reported and the record is stored without it.
+ * @module The analysis addon's engine, in the capture worker: analyses each finished exchange
+ * right after it was handed over for storage. Finds the previous exchange of its chain (kept
+ * here, else read back from the store through the main thread), prices it with the built-in
+ * table plus the user's overrides, and learns context windows from `/models` replies. A failing
+ * analysis is reported and the record stays stored without it.
  */
 import fs from 'node:fs';
-import { BUILTIN_PRICES, cacheBrief, contextWindowsFromModels, mergePriceOverrides, previousInChain } from '../analysis';
+import {
+  analyzeExchange,
+  BUILTIN_PRICES,
+  cacheBrief,
+  contextWindowLookup,
+  contextWindowsFromModels,
+  mergePriceOverrides,
+  previousInChain,
+} from '../analysis';
 import { describeError, type Logger } from '../lib/log';
-import type { PriceTable } from '../protocol/analysis';
+import type { ExchangeAnalysis, PriceTable } from '../protocol/analysis';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { paths } from '../store/layout';
-import type { Store } from '../store/store';
-import { AnalysisPool } from './analysis-pool';
 
-const KEEP_RECORDS = 32;
+/** Threads whose latest exchange is kept for the next one's analysis. */
+const KEEP_THREADS = 16;
 
 export interface PriceState {
   table: PriceTable;
@@ -22,7 +30,7 @@ export interface PriceState {
 }
 
 /** The built-in prices merged with `<home>/prices.json`, if present. */
-function loadPrices(home: string): PriceState {
+export function loadPrices(home: string): PriceState {
   const file = paths(home).prices;
   if (!fs.existsSync(file)) return { table: BUILTIN_PRICES, errors: [] };
   let json: unknown;
@@ -37,76 +45,72 @@ function loadPrices(home: string): PriceState {
 
 /**
  * What the analysis reads of a record: everything but the raw event log and non-streamed body,
- * which can be megabytes, and the record's own analysis (a previous exchange carries one); the
- * analysis reads none of them, so they would only be copied to the worker and kept for nothing.
+ * which can be megabytes, and the record's own analysis; the analysis reads none of them, so
+ * keeping them would only hold memory for nothing.
  */
 function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
   return (r ? { ...r, analysis: undefined, response: { ...r.response, events: [], body: undefined } } : r) as T;
 }
 
-export class AnalysisStep {
-  /** The last records analysed, as the analysis reads them, to serve as the next one's previous. */
-  private readonly recent = new Map<string, ExchangeRecord>();
+/** What the analysis asks of the store (on the main thread until the store moves here). */
+export interface StoreReads {
+  threadSummaries(threadId: string): Promise<ExchangeSummary[]>;
+  record(id: string): Promise<ExchangeRecord | null>;
+}
+
+export class AnalysisEngine {
+  /** The latest record analysed per thread, as the analysis reads it: the next one's previous. */
+  private readonly latest = new Map<string, ExchangeRecord>();
   private readonly windows = new Map<string, number>();
-  private readonly pool: AnalysisPool;
   readonly prices: PriceState;
   failures = 0;
   lastFailure: string | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: StoreReads,
     private readonly log: Logger,
     home: string,
     private readonly configuredWindows: Record<string, number> = {},
   ) {
     this.prices = loadPrices(home);
     for (const e of this.prices.errors) log.warn(`prices: ${e}; using the built-in table`);
-    this.pool = new AnalysisPool(log);
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 
   private async previous(record: ExchangeRecord): Promise<ExchangeRecord | null> {
     if (!record.threadId) return null;
-    const candidates = this.store.list({ thread: record.threadId, limit: 20 }).items;
+    const kept = this.latest.get(record.threadId);
+    const candidates = await this.store.threadSummaries(record.threadId);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
-    return this.recent.get(prev.id) ?? (await this.store.get(prev.id));
+    return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id));
   }
 
   /**
-   * Analyses a stored record and stores the result beside it; returns the summary fields it
-   * changed (cache brief, cost, facts), or null for exchanges without analysis or on failure.
+   * Analyses a record; returns the analysis and the summary fields it changes (cache brief,
+   * cost, facts), or null for exchanges without analysis or on failure.
    */
-  async run(record: ExchangeRecord): Promise<Partial<ExchangeSummary> | null> {
+  async run(record: ExchangeRecord): Promise<{ analysis: ExchangeAnalysis; patch: Partial<ExchangeSummary> } | null> {
     if (record.kind === 'other') {
       if (/\/models$/.test(record.path) && record.response.body)
         for (const [m, w] of contextWindowsFromModels(record.response.body)) this.windows.set(m, w);
       return null;
     }
-    let patch: Partial<ExchangeSummary> | null = null;
+    let out: { analysis: ExchangeAnalysis; patch: Partial<ExchangeSummary> } | null = null;
+    const lite = forAnalysis(record);
     try {
-      const reply = await this.pool.run({
-        record: forAnalysis(record),
-        previous: forAnalysis(await this.previous(record)),
-        prices: this.prices.table,
-        windows: Object.fromEntries(this.windows),
-        configuredWindows: this.configuredWindows,
-      });
-      if (!reply.ok) throw new Error(reply.error);
-      const analysis = reply.analysis;
-      patch = { cache: cacheBrief(analysis), costUsd: analysis.costUsd, facts: analysis.facts };
-      Object.assign(record, patch, { analysis });
-      await this.store.attachAnalysis(record.id, analysis, patch);
+      const contextWindow = contextWindowLookup({ models: this.windows, configured: this.configuredWindows });
+      const analysis = analyzeExchange(lite, await this.previous(record), { prices: this.prices.table, contextWindow });
+      out = { analysis, patch: { cache: cacheBrief(analysis), costUsd: analysis.costUsd, facts: analysis.facts } };
     } catch (err) {
       this.failures++;
       this.lastFailure = `analysis of ${record.id} failed: ${describeError(err)}`;
       this.log.error(this.lastFailure);
     }
-    this.recent.set(record.id, forAnalysis(record));
-    if (this.recent.size > KEEP_RECORDS) this.recent.delete(this.recent.keys().next().value as string);
-    return patch;
+    if (record.threadId) {
+      this.latest.delete(record.threadId); // re-insert: Map order is the eviction order
+      this.latest.set(record.threadId, out ? { ...lite, ...out.patch } : lite);
+      if (this.latest.size > KEEP_THREADS) this.latest.delete(this.latest.keys().next().value as string);
+    }
+    return out;
   }
 }

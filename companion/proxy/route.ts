@@ -4,7 +4,7 @@
  * backend, an API key to the API upstream. An active profile (see profiles.ts) overrides this.
  */
 import type { Route } from '../protocol/exchange';
-import type { HeaderPairs } from './headers';
+import type { HeaderPairs } from '../http/headers';
 
 export type AuthKind = Route['auth'];
 

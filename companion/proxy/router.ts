@@ -12,7 +12,7 @@ import {
   type RouteRequest,
   type Router,
 } from './route';
-import type { HeaderPairs } from './headers';
+import type { HeaderPairs } from '../http/headers';
 
 /** Codex's credentials and account identifiers, never sent to a profile's host without its opt-in. */
 const CODEX_CREDENTIALS = new Set([
