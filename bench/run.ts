@@ -70,11 +70,18 @@ async function startCompanion(upstream: string): Promise<Companion> {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (!stopping) console.error(`the companion exited during the bench (${code ?? signal}); its output:\n${out.slice(-4000)}`);
+      resolve();
+    }),
+  );
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     stop: async () => {
+      stopping = true;
       child.kill('SIGKILL');
       await exited;
       fs.rmSync(home, { recursive: true, force: true });

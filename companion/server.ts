@@ -232,14 +232,18 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     hub.close();
     upgrades.wss.close();
     for (const conn of relay?.connections ?? []) conn.closeAtTurnBoundary('codex-devtools is shutting down');
+    // A keep-alive socket whose stream just finished is idle now: let it go too.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const drained = await Promise.race([
       closed.then(() => true),
       new Promise<boolean>((r) => setTimeout(() => r(false), opts.drainMs ?? 5000).unref()),
     ]);
+    clearInterval(sweep);
     relay?.close();
     if (!drained) server.closeAllConnections();
     await closed;
-    await captureHost.idle();
+    // Capture gets as long again to store what it has; a stuck capture never holds up the exit.
+    await Promise.race([captureHost.idle(), new Promise((r) => setTimeout(r, opts.drainMs ?? 5000).unref())]);
     await dispatcher.close();
     await captureHost.close();
   };
