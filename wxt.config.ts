@@ -14,7 +14,8 @@ export default defineConfig({
   modules: ['@wxt-dev/module-vue', '@wxt-dev/webextension-polyfill'],
   manifest: ({ browser, manifestVersion }) => ({
     name: 'Codex DevTools',
-    permissions: ['storage'],
+    // alarms: wakes the background to retry while the companion is down (see lib/background.ts).
+    permissions: ['storage', 'alarms'],
     host_permissions: ['http://127.0.0.1/*'],
     ...(browser === 'firefox'
       ? {

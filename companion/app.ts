@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { Hono as HonoType } from 'hono';
-import { loopbackHost, noBrowserOrigin } from './api/security';
+import { noBrowserRequests } from './proxy/browser-guard';
 import { createForwardHandler, type ForwardDeps } from './proxy/forward';
 
 export interface AppParts {
@@ -15,10 +15,9 @@ export interface AppParts {
 
 export function buildApp(parts: AppParts): HonoType {
   const app = new Hono();
-  app.use('*', loopbackHost());
   app.route('/api', parts.api);
-  app.use('/v1/*', noBrowserOrigin());
-  app.use('/v1', noBrowserOrigin());
+  app.use('/v1/*', noBrowserRequests());
+  app.use('/v1', noBrowserRequests());
   const forward = createForwardHandler(parts.forward);
   app.all('/v1', forward);
   app.all('/v1/*', forward);

@@ -3,7 +3,7 @@ import type { CaptureControl } from './capture/control';
 import type { ExchangeRecord, ExchangeSummary } from './protocol/exchange';
 import type { RateLimitState } from './store/ratelimit-state';
 import type { Logger } from './lib/log';
-import type { SessionsResponse, UsageResponse } from './protocol/api';
+import type { ExportStatus, SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
 import type { Profiles } from './proxy/profiles';
 import type { Store } from './store/store';
@@ -37,6 +37,8 @@ export interface CompanionContext {
   liveRecord(id: string): Promise<ExchangeRecord | null>;
   captureStats(): CaptureStats;
   token(): string;
+  /** The OTLP export's counters, or null when export is off. */
+  exportStatus(): ExportStatus | null;
 }
 
 /** An exchange still streaming: its summary at start and what progress has told since. */

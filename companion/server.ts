@@ -15,6 +15,9 @@ import { CaptureHost, type CaptureThread } from './pipeline/host';
 import { loadPrices } from './pipeline/analysis';
 import { createSink } from './pipeline/sink';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
+import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
+import { probe } from './lib/probe';
+import { acquireStateLock, type StateLock } from './lib/state-lock';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
 import { LiveHub, type HubOptions } from './live/hub';
@@ -27,7 +30,9 @@ import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
+import { COMPANION_VERSION } from './version';
 import { Store } from './store/store';
+import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
 export interface CompanionOptions {
@@ -50,6 +55,8 @@ export interface CompanionOptions {
   websocket?: boolean;
   /** Largest WebSocket message relayed (default 64 MB); a bigger one closes both sides with 1009. */
   maxWebSocketMessageBytes?: number;
+  /** OTLP export (`start --otlp-*`), merged over the OTEL_* variables of `env`; off unless configured. */
+  otlp?: OtlpSettings;
   /**
    * Where capture runs: `auto` (default) is the worker thread of the built companion, or this
    * thread over a message port when running from sources; `worker` forces a thread.
@@ -74,9 +81,21 @@ export interface Companion extends CompanionContext {
 
 export async function startCompanion(opts: CompanionOptions): Promise<Companion> {
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'info');
-  const listenHost = opts.host ?? '127.0.0.1';
+  const host = opts.host ?? '127.0.0.1';
   const home = opts.home;
+  // Before anything touches the state directory: a second companion on it must not write there.
+  const lock = await acquireStateLock(home, COMPANION_VERSION, async (held) => (await probe(held.port)).kind === 'companion');
+  try {
+    return await startLocked(opts, log, host, home, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(opts: CompanionOptions, log: Logger, host: string, home: string, lock: StateLock): Promise<Companion> {
   const token = tokenSource(home);
+  const otlp = resolveOtlpConfig(opts.otlp, opts.env ?? process.env);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
@@ -85,19 +104,21 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
   const priceErrors = loadPrices(home).errors;
   // The capture worker's failures (addons, analysis) arrive with its stats; the channel counts drops.
-  let host: CaptureHost | null = null;
+  let host_: CaptureHost | null = null;
   const captureStats = () => ({
-    addonFailures: host?.stats.addonFailures ?? {},
-    droppedChunks: host?.channel.droppedChunks ?? 0,
-    analysisFailures: host?.stats.analysisFailures ?? 0,
-    priceErrors: host?.stats.priceErrors.length ? host.stats.priceErrors : priceErrors,
+    addonFailures: host_?.stats.addonFailures ?? {},
+    droppedChunks: host_?.channel.droppedChunks ?? 0,
+    analysisFailures: host_?.stats.analysisFailures ?? 0,
+    priceErrors: host_?.stats.priceErrors.length ? host_.stats.priceErrors : priceErrors,
   });
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
     const c = captureStats();
     const addonFailures = Object.values(c.addonFailures).reduce((a, b) => a + b, 0);
-    const last = s.lastWriteError?.message ?? host?.stats.lastFailure ?? null;
-    return { count: s.writeErrors + s.lostRecords + addonFailures + c.droppedChunks + c.analysisFailures, last };
+    // Writes that failed count while they wait: once they are on disk, they are no error anymore.
+    const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
+    const last = storeLast ?? host_?.stats.lastFailure ?? null;
+    return { count: s.pendingWrites + s.lostRecords + addonFailures + c.droppedChunks + c.analysisFailures, last };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
@@ -115,6 +136,14 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   );
   profiles.onChange((p) => hub.profileChanged(p));
 
+  // Loaded only when configured: a companion without export never loads the OpenTelemetry SDK.
+  const exporter = otlp
+    ? await (
+        await import('./pipeline/otlp/exporter')
+      ).startOtlpExport(otlp, { record: (id) => store.get(id), log, version: COMPANION_VERSION })
+    : null;
+  const exportStatus = () => exporter?.status() ?? null;
+
   const captureHost = new CaptureHost(
     {
       home,
@@ -131,12 +160,14 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
       inflight,
       liveUsage: () => reports.live(),
       wsTurn: (conn, open, turnId, clientMessages) => captureHost.channel.wsTurns.get(conn)?.(open, turnId, clientMessages),
+      // The export reads the stored, analysed record.
+      stored: (exchange) => exporter?.exchangeStored(exchange),
     }),
     log,
     opts.captureThread ?? 'auto',
     opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES,
   );
-  host = captureHost;
+  host_ = captureHost;
   const channel = captureHost.channel;
   capture.onChange((s) => {
     hub.captureChanged(s);
@@ -156,6 +187,7 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     liveRecord: (id) => captureHost.query({ q: 'record', id }),
     captureStats,
     token,
+    exportStatus,
   };
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
@@ -193,7 +225,13 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   profiles.onChange((p) => {
     for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
   });
-  const server = http.createServer(getRequestListener(app.fetch));
+  // The Host check runs before the request is handed to Hono, which would build a URL from it
+  // (and answer 400 or throw on a value the URL parser rejects).
+  const listener = getRequestListener(app.fetch);
+  const server = http.createServer((req, res) => {
+    if (addressedToLoopback(req)) return void listener(req, res);
+    res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
+  });
   const upgrades = createUpgradeHandler({
     hub,
     relay: relay?.handle,
@@ -217,12 +255,13 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
   server.on('upgrade', upgrades.handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? DEFAULT_PORT, listenHost, () => {
+    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const port = (server.address() as AddressInfo).port;
+  lock.setPort(port);
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     // Stop accepting; idle keep-alive sockets and live-feed clients go now; HTTP streams in flight
@@ -244,13 +283,16 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
     await closed;
     // Capture gets as long again to store what it has; a stuck capture never holds up the exit.
     await Promise.race([captureHost.idle(), new Promise((r) => setTimeout(r, opts.drainMs ?? 5000).unref())]);
+    await exporter?.shutdown();
     await dispatcher.close();
     await captureHost.close();
+    store.close();
+    lock.release();
   };
   return {
     ...ctx,
     port,
-    url: `http://${listenHost}:${port}`,
+    url: `http://${host}:${port}`,
     token,
     idle: () => captureHost.idle(),
     close: () => (closing ??= shutdown()),

@@ -9,7 +9,7 @@ import { analyzeCache, type CacheThresholds } from './cache';
 import { contextBreakdown } from './context';
 import { diffExchanges } from './diff';
 import { BUILTIN_PRICES } from './prices';
-import { costOf } from './pricing';
+import { priceExchange } from './pricing';
 import { readRequest } from './request-shape';
 import { spawnLinks } from './spawn-links';
 
@@ -76,30 +76,20 @@ export function analyzeExchange(
 ): ExchangeAnalysis {
   const o: AnalysisOptions = { ...DEFAULT_ANALYSIS_OPTIONS, ...options };
   const facts = exchangeFacts(current);
+  // The served model did the work and is priced; the requested one is named beside it.
   const model = current.model ?? current.route.modelSent;
-  const cost = costOf(o.prices, {
+  const priced = priceExchange(o.prices, {
     usage: current.usage,
     model,
+    requestedModel: current.route.modelRequested,
     serviceTier: facts.serviceTier,
     chatgptPlan: current.route.auth === 'chatgpt',
   });
+  const cost = priced.cost;
   const hasBody = current.kind === 'model' && current.request.body !== null && typeof current.request.body === 'object';
   const diff = previous && hasBody ? diffExchanges(previous, current) : null;
   const windowModel = current.identity.model ?? model;
-  // Only model exchanges have a cache; `/models` and the like carry no usage.
-  const cache =
-    current.kind === 'model'
-      ? analyzeCache(current, previous, diff, cost, o)
-      : {
-          hitRate: null,
-          expectedCachedTokens: null,
-          miss: false,
-          reasons: [],
-          previousId: null,
-          idleMs: null,
-          missedTokens: null,
-          missCostUsd: null,
-        };
+  const cache = analyzeCache(current, previous, diff, cost, o);
   return {
     version: ANALYSIS_VERSION,
     cache,
@@ -110,8 +100,9 @@ export function analyzeExchange(
           contextWindow: windowModel ? o.contextWindow(windowModel) : null,
         })
       : null,
-    costUsd: cost?.usd ?? null,
+    costUsd: priced.usd,
     cost,
+    pricing: priced.pricing,
     facts,
   };
 }
@@ -119,6 +110,8 @@ export function analyzeExchange(
 /** The list-row brief of an analysis (the live feed's `cache`). */
 export function cacheBrief(a: ExchangeAnalysis): NonNullable<ExchangeSummary['cache']> {
   return {
+    verdict: a.cache.verdict,
+    why: a.cache.why,
     hitRate: a.cache.hitRate,
     miss: a.cache.miss,
     reasons: a.cache.reasons.map((r) => r.code),

@@ -3,6 +3,7 @@
  * request of the chain left cacheable (its reported input plus its output, which Codex echoes
  * back as input). A miss falls short of that by more than max(missMinTokens, missMinRatio ×
  * expected); every miss gets reasons with evidence, read from the diff against that request.
+ * Every exchange gets a verdict (hit, miss, cold, unknown, not applicable) and the why of it.
  */
 import type { CacheAnalysis, CacheReason, CostBreakdown, RequestDiff } from '../protocol/analysis';
 import type { ExchangeRecord } from '../protocol/exchange';
@@ -112,6 +113,59 @@ function withoutBody(idleMs: number | null, t: CacheThresholds): CacheReason[] {
   return [idleReason(idleMs, t) ?? { code: 'unexplained', detail: 'the request body was not captured, so no change can be named' }];
 }
 
+const int = (n: number): string => n.toLocaleString('en-US');
+
+/** Why an exchange without usage has no verdict: what happened to it, from its status and error. */
+function noUsageWhy(r: ExchangeRecord): string {
+  const code = r.error?.upstreamCode ? ` ${r.error.upstreamCode}` : '';
+  if (r.httpStatus !== null && r.httpStatus >= 400)
+    return `HTTP ${r.httpStatus}${code}: the request was refused before it reached the model, which reported no usage`;
+  if (r.status === 'streaming') return 'still streaming: usage arrives with the end of the response';
+  if (r.status === 'failed' || r.status === 'aborted' || r.status === 'upstream_error')
+    return `the request ${r.status === 'upstream_error' ? 'never reached the upstream' : r.status}${r.error ? ` (${r.error.code}${code})` : ''} and reported no usage`;
+  return 'the upstream reported no usage for this exchange';
+}
+
+type Judged = Omit<CacheAnalysis, 'hitRate' | 'previousId' | 'idleMs'>;
+
+const judged = (verdict: CacheAnalysis['verdict'], why: string, expectedCachedTokens: number | null): Judged => ({
+  verdict,
+  why,
+  expectedCachedTokens,
+  miss: false,
+  reasons: [],
+  missedTokens: null,
+  missCostUsd: null,
+});
+
+/** The figures of an exchange that has nothing to judge, or null when it has. */
+function notApplicable(current: ExchangeRecord): Judged | null {
+  const u = current.usage;
+  if (current.kind !== 'model') return judged('not_applicable', 'not a model request: no prompt cache is involved', null);
+  if (!u || u.inputTokens === null) return judged(current.status === 'streaming' ? 'unknown' : 'not_applicable', noUsageWhy(current), null);
+  if (u.inputTokens === 0)
+    return judged(
+      'not_applicable',
+      current.identity.requestKind === 'prewarm'
+        ? 'prewarm (generate: false): the request gave the model no input, so nothing could be read from the cache'
+        : 'the request reported 0 input tokens: nothing could be read from the cache',
+      null,
+    );
+  return null;
+}
+
+/** The first request of a thread: cold when nothing was cached, a hit when a shared prefix was. */
+function firstOfThread(current: ExchangeRecord, cached: number, input: number): Judged {
+  const key = current.identity.promptCacheKey;
+  const on = key ? ` on prompt_cache_key ${key}` : '';
+  if (cached === 0) return judged('cold', `first request of this thread${on}: nothing cached yet`, 0);
+  return judged(
+    'hit',
+    `first request of this thread${on}, yet ${int(cached)} of its ${int(input)} input tokens came from the cache: an earlier request with the same prefix left them there`,
+    0,
+  );
+}
+
 /** The cache figures of `current` against `previous` (same chain), with `diff` between them. */
 export function analyzeCache(
   current: ExchangeRecord,
@@ -121,32 +175,51 @@ export function analyzeCache(
   t: CacheThresholds,
 ): CacheAnalysis {
   const u = current.usage;
-  const base = { hitRate: hitRate(u), previousId: previous?.id ?? null, missedTokens: null, missCostUsd: null };
-  if (!previous) {
-    const key = current.identity.promptCacheKey;
+  const idleMs = previous ? Math.max(0, current.startedAt - (previous.endedAt ?? previous.startedAt)) : null;
+  const base = { hitRate: hitRate(u), previousId: previous?.id ?? null, idleMs };
+  const na = notApplicable(current);
+  if (na || !u || u.inputTokens === null) return { ...base, ...(na ?? judged('unknown', noUsageWhy(current), null)) };
+  const input = u.inputTokens;
+  const cached = u.cachedTokens;
+  if (cached === null)
+    return { ...base, ...judged('unknown', 'the upstream reported no cached_tokens field, so the cache read is unknown', null) };
+  if (!previous) return { ...base, ...firstOfThread(current, cached, input) };
+  const pu = previous.usage;
+  // The previous request can have left more cacheable than this one sends (after a compaction):
+  // no request reads more from the cache than its own input holds.
+  const expected =
+    pu && pu.inputTokens !== null && pu.outputTokens !== null
+      ? Math.min(cacheableTokens(pu.inputTokens + pu.outputTokens), cacheableTokens(input))
+      : null;
+  if (expected === null)
     return {
       ...base,
-      expectedCachedTokens: 0,
-      miss: false,
-      idleMs: null,
-      reasons: [{ code: 'cold', detail: `first request of this thread${key ? ` on prompt_cache_key ${key}` : ''}: nothing cached yet` }],
+      ...judged('unknown', 'the previous request of this thread reported no complete usage, so no expectation can be set', null),
     };
+  const shortfall = expected - cached;
+  const miss = shortfall > Math.max(t.missMinTokens, t.missMinRatio * expected);
+  if (!miss) {
+    if (cached === 0)
+      return {
+        ...base,
+        ...judged(
+          'cold',
+          expected === 0
+            ? 'nothing cached yet: the previous request was below the 1,024 tokens OpenAI starts caching at'
+            : `nothing read from the cache; only ${int(expected)} tokens were cacheable, within the miss threshold`,
+          expected,
+        ),
+      };
+    return { ...base, ...judged('hit', `read ${int(cached)} cached tokens where ${int(expected)} were expected`, expected) };
   }
-  const idleMs = Math.max(0, current.startedAt - (previous.endedAt ?? previous.startedAt));
-  const pu = previous.usage;
-  const expected = pu && pu.inputTokens !== null && pu.outputTokens !== null ? cacheableTokens(pu.inputTokens + pu.outputTokens) : null;
-  const cached = u?.cachedTokens ?? null;
-  const shortfall = expected !== null && cached !== null ? expected - cached : null;
-  const miss = shortfall !== null && shortfall > Math.max(t.missMinTokens, t.missMinRatio * (expected ?? 0));
-  if (!miss || !u || u.inputTokens === null || cached === null || shortfall === null)
-    return { ...base, expectedCachedTokens: expected, miss: false, idleMs, reasons: [] };
   // Tokens that would have been cached: the shortfall, but never more than this request's uncached input.
-  const missedTokens = Math.max(0, Math.min(shortfall, u.inputTokens - cached));
+  const missedTokens = Math.max(0, Math.min(shortfall, input - cached));
   return {
     ...base,
+    verdict: 'miss',
+    why: `read ${int(cached)} cached tokens where ${int(expected)} were expected: ${int(shortfall)} short`,
     expectedCachedTokens: expected,
-    miss,
-    idleMs,
+    miss: true,
     reasons: diff ? missReasons(diff, idleMs, t) : withoutBody(idleMs, t),
     missedTokens,
     missCostUsd: missCost(cost, missedTokens),

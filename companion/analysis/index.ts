@@ -4,5 +4,6 @@ export { contextWindowLookup, contextWindowsFromModels } from './models-metadata
 export { BUILTIN_PRICES } from './prices';
 export { mergePriceOverrides } from './pricing';
 export { sessionCacheReport } from './cache-report';
+export { blendedTokens } from './token-math';
 export { buildSessionThreads } from './thread-tree';
 export { rollupUsage, usageByThread, usageByTurn, usageReport } from './usage-rollup';

@@ -4,7 +4,7 @@
  * reasoning inside output. Unpriced ⇒ null, never 0.
  */
 import { z } from 'zod';
-import { PriceOverridesSchema, type CostBreakdown, type PriceRow, type PriceTable, type Rates } from '../protocol/analysis';
+import { PriceOverridesSchema, type CostBreakdown, type PriceRow, type PriceTable, type Pricing, type Rates } from '../protocol/analysis';
 import type { Usage } from '../protocol/usage';
 
 /**
@@ -55,12 +55,13 @@ export function costOf(table: PriceTable, input: CostInput): CostBreakdown | nul
   const cached = Math.min(u.cachedTokens ?? 0, u.inputTokens);
   const cacheWrite = Math.min(u.cacheWriteTokens ?? 0, u.inputTokens - cached);
   const parts = { uncachedInput: u.inputTokens - cached - cacheWrite, cachedInput: cached, cacheWrite, output: u.outputTokens };
-  const usd =
-    (parts.uncachedInput * r.inputPer1M +
-      parts.cachedInput * r.cachedInputPer1M +
-      parts.cacheWrite * (r.cacheWritePer1M ?? r.inputPer1M) +
-      parts.output * r.outputPer1M) /
-    1e6;
+  const partsUsd = {
+    uncachedInput: (parts.uncachedInput * r.inputPer1M) / 1e6,
+    cachedInput: (parts.cachedInput * r.cachedInputPer1M) / 1e6,
+    cacheWrite: (parts.cacheWrite * (r.cacheWritePer1M ?? r.inputPer1M)) / 1e6,
+    output: (parts.output * r.outputPer1M) / 1e6,
+  };
+  const usd = partsUsd.uncachedInput + partsUsd.cachedInput + partsUsd.cacheWrite + partsUsd.output;
   return {
     usd,
     model: normalizeModel(row.model),
@@ -68,9 +69,73 @@ export function costOf(table: PriceTable, input: CostInput): CostBreakdown | nul
     longContext: long,
     rates: r,
     parts,
+    partsUsd,
     basis: input.chatgptPlan ? 'api_equivalent' : 'api',
     source: row.source,
     asOf: row.asOf,
+  };
+}
+
+/** Where the user adds a price: the override file in the state directory (store/layout.ts `paths().prices`). */
+export const PRICE_FILE_HINT =
+  'add a row for it to prices.json in the companion’s state directory (~/.codex-devtools unless --home or CODEX_DEVTOOLS_HOME say otherwise) and restart the companion';
+
+/** A prices.json the user can fill in for `model` (PriceOverridesSchema). */
+export function priceRowExample(model: string, tier: string): string {
+  const row = {
+    model,
+    tier,
+    rates: { inputPer1M: 0, cachedInputPer1M: 0, cacheWritePer1M: null, outputPer1M: 0 },
+    source: 'where the price was read',
+    asOf: 'YYYY-MM-DD',
+  };
+  return JSON.stringify({ rows: [row] }, null, 2);
+}
+
+export interface PricingInput extends CostInput {
+  requestedModel: string | null;
+}
+
+/**
+ * The price of one exchange, with which model it was priced as and why: the served model is
+ * priced; 0 input and 0 output tokens cost $0 at any price, so they are never "unpriced".
+ */
+export function priceExchange(
+  table: PriceTable,
+  input: PricingInput,
+): { cost: CostBreakdown | null; usd: number | null; pricing: Pricing } {
+  const { model, requestedModel } = input;
+  const u = input.usage;
+  const asked = requestedModel && model && requestedModel !== model ? ` (Codex requested ${requestedModel})` : '';
+  const pricing = (status: Pricing['status'], note: string, example: string | null = null): Pricing => ({
+    status,
+    model,
+    requestedModel,
+    note,
+    example,
+  });
+  if (!u || u.inputTokens === null || u.outputTokens === null)
+    return { cost: null, usd: null, pricing: pricing('no_usage', 'cost unknown: the upstream reported no usage for this exchange') };
+  const cost = costOf(table, input);
+  if (cost)
+    return {
+      cost,
+      usd: cost.usd,
+      pricing: pricing('priced', `priced as ${cost.model}, the model that served the request${asked}; tier ${cost.tier}`),
+    };
+  if (u.inputTokens === 0 && u.outputTokens === 0)
+    return { cost: null, usd: 0, pricing: pricing('zero_tokens', '0 input and 0 output tokens: $0 at any price') };
+  if (!model)
+    return { cost: null, usd: null, pricing: pricing('no_model', 'cost unknown: neither the request nor the response named a model') };
+  const tier = normalizeTier(input.serviceTier);
+  return {
+    cost: null,
+    usd: null,
+    pricing: pricing(
+      'unpriced',
+      `cost unknown: no price is known for ${model}${asked} at tier ${tier}; ${PRICE_FILE_HINT}`,
+      priceRowExample(model, tier),
+    ),
   };
 }
 

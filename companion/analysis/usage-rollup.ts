@@ -64,6 +64,9 @@ export function addSummary(r: UsageRollup, s: ExchangeSummary): void {
   r.allTrafficTokens += blended;
   if (s.codexCounted) r.codexTokensUsed += blended;
   else r.uncounted[uncountedBucket(s)] += blended;
+  // 0 input and 0 output tokens cost $0 at any price (a prewarm): never "unpriced".
+  const zeroTokens = u.inputTokens === 0 && u.outputTokens === 0;
+  if (zeroTokens) return;
   if (s.costUsd !== null) {
     r.costUsd += s.costUsd;
     if (s.route.auth === 'chatgpt') r.apiEquivalentUsd += s.costUsd;

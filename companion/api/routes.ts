@@ -76,6 +76,7 @@ export function buildApi(ctx: CompanionContext): Hono {
       analysisFailures: stats.analysisFailures,
       priceErrors: stats.priceErrors,
       liveClients: ctx.hub.size,
+      export: ctx.exportStatus(),
     });
   });
 

@@ -1,11 +1,10 @@
 /**
- * @module Security middleware (architecture.md, "Security model"): loopback Host only (DNS
- * rebinding), browser requests to `/api` only from extension origins, proxy routes never from
- * a browser, and the bearer token on `/api`.
+ * @module Security middleware of `/api` (architecture.md, "Security model"): browser requests only
+ * from extension origins, and the bearer token. The loopback Host check runs before Hono, in
+ * server.ts and the upgrade handler (lib/loopback.ts); the proxy routes' guard is proxy/browser-guard.ts.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { isLoopbackHost } from '../lib/loopback';
 
 const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension):\/\/[a-z0-9-]+$/i;
 
@@ -23,16 +22,6 @@ export function tokenMatches(given: string | null | undefined, expected: string)
 
 const deny = (status: number, error: string, message: string) =>
   new Response(JSON.stringify({ error, message }), { status, headers: { 'content-type': 'application/json' } });
-
-/** Refuses any request whose Host is not a loopback name (421 Misdirected Request). */
-export function loopbackHost(): MiddlewareHandler {
-  return async function loopbackHost(c, next) {
-    if (!isLoopbackHost(c.req.header('host'))) {
-      return deny(421, 'foreign_host', 'codex-devtools only answers requests addressed to 127.0.0.1 or localhost.');
-    }
-    await next();
-  };
-}
 
 /** `/api`: browser requests only from extension pages; CORS headers for them. */
 export function extensionOrigin(): MiddlewareHandler {
@@ -68,21 +57,6 @@ export function bearerToken(getToken: () => string): MiddlewareHandler {
     const given = auth.replace(/^Bearer\s+/i, '');
     if (!tokenMatches(given, getToken())) {
       return deny(401, 'unauthorized', 'Missing or wrong pairing token. Run `codex-devtools token` to see it.');
-    }
-    await next();
-  };
-}
-
-/** Proxy routes: a request with a browser Origin is refused, so no web page can spend the user's key. */
-export function noBrowserOrigin(): MiddlewareHandler {
-  return async function noBrowserOrigin(c, next) {
-    if (c.req.header('origin')) {
-      return new Response(
-        JSON.stringify({
-          error: { message: 'codex-devtools refuses proxy requests from web browsers.', type: 'forbidden_origin', code: null, param: null },
-        }),
-        { status: 403, headers: { 'content-type': 'application/json' } },
-      );
     }
     await next();
   };

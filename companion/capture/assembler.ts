@@ -10,6 +10,9 @@ import { isObj, type Json } from '../lib/json';
 
 export type Terminal = 'completed' | 'incomplete' | 'failed' | null;
 
+/** How much of a plain-text error event becomes the error message (the event log keeps all of it). */
+const ERROR_TEXT_CHARS = 500;
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export class ResponseAssembler {
@@ -24,6 +27,15 @@ export class ResponseAssembler {
 
   /** Applies one event's parsed data. Unknown types are kept in the event log only. */
   apply(type: string, data: unknown): void {
+    // An error whose data is text rather than an object: the text is the upstream's message.
+    if (type === 'error' && typeof data === 'string') {
+      this.error = {
+        code: 'error_event',
+        message: data.slice(0, ERROR_TEXT_CHARS) || 'the upstream sent an error event',
+        upstreamCode: null,
+      };
+      return;
+    }
     if (!isObj(data)) return;
     switch (type) {
       case 'response.created':

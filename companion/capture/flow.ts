@@ -16,7 +16,8 @@ import type {
 } from '../protocol/exchange';
 import type { Identity } from '../protocol/identity';
 import type { RateLimits } from '../protocol/ratelimits';
-import { redactHeaders, redactQuery, redactUrl, type HeaderPairs } from '../http/headers';
+import { redactHeaders, type HeaderPairs } from '../http/headers';
+import { maskUrl, maskUrlsInText, redactQuery } from '../lib/url-secrets';
 import { createStreamDecoder, parseEncoding, type StreamDecoder } from '../http/decode';
 import { describeError } from '../lib/log';
 import { ResponseAssembler } from './assembler';
@@ -115,10 +116,11 @@ export class ExchangeFlow {
     this.method = init.method;
     this.path = init.path;
     this.query = redactQuery(init.query);
-    this.upstreamUrl = init.upstreamUrl ? redactUrl(init.upstreamUrl) : null;
+    // Configured URLs may carry credentials (userinfo, `?api-key=`): records keep them masked.
+    this.upstreamUrl = init.upstreamUrl ? maskUrl(init.upstreamUrl) : null;
     this.kind = isModelPath(init.method, init.path) || init.transport === 'websocket' ? 'model' : 'other';
     this.startedAt = init.startedAt ?? Date.now();
-    this.route = init.route;
+    this.route = { ...init.route, upstream: maskUrl(init.route.upstream) };
     this.maxCaptureBytes = init.maxCaptureBytes;
     this.rawRequestHeaders = new Map(init.requestHeaders);
     this.requestHeaders = redactHeaders(init.requestHeaders);
@@ -217,12 +219,13 @@ export class ExchangeFlow {
   }
 
   private onSseEvent(eventName: string | undefined, data: string, unterminated: boolean): void {
-    this.parsed.push(
-      this.recordText(data, eventName ?? 'message', {
-        source: 'data',
-        ...(unterminated ? { invalid: 'the stream ended inside this event; SSE clients (Codex included) discard it' } : {}),
-      }),
-    );
+    const ev = this.recordText(data, eventName ?? 'message', {
+      source: 'data',
+      ...(unterminated ? { invalid: 'the stream ended inside this event; SSE clients (Codex included) discard it' } : {}),
+    });
+    // `event: error` with text data is still the upstream's error, not a truncated stream.
+    if (ev.invalid && !unterminated && ev.type === 'error') this.assembler.apply('error', data);
+    this.parsed.push(ev);
   }
 
   /**
@@ -280,7 +283,7 @@ export class ExchangeFlow {
     if (!(await this.close())) return false;
     this.parsed = [];
     this.status = status;
-    this.error = error;
+    this.error = { ...error, message: maskUrlsInText(error.message) };
     return true;
   }
 

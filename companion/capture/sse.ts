@@ -26,6 +26,8 @@ export class SseDecoder {
   private readonly parser: EventSourceParser;
   private flushing = false;
   private dead = false;
+  /** Whether the text fed so far ends in CR: the parser holds it back until it knows if LF follows. */
+  private endsInCr = false;
 
   constructor(
     private readonly cb: SseDecoderCallbacks,
@@ -44,8 +46,13 @@ export class SseDecoder {
   /** Feeds raw bytes; text is decoded in streaming mode so split characters survive. */
   push(bytes: Uint8Array): void {
     if (this.dead) return;
-    const text = this.decoder.decode(bytes, { stream: true });
-    if (text) this.parser.feed(text);
+    this.feed(this.decoder.decode(bytes, { stream: true }));
+  }
+
+  private feed(text: string): void {
+    if (!text) return;
+    this.endsInCr = text.endsWith('\r');
+    this.parser.feed(text);
   }
 
   /**
@@ -54,8 +61,10 @@ export class SseDecoder {
    */
   end(): void {
     if (this.dead) return;
-    const rest = this.decoder.decode();
-    if (rest) this.parser.feed(rest);
+    this.feed(this.decoder.decode());
+    // No LF can follow a CR at the end of the stream: it ends its line now, before the flush
+    // below, so a CR-only stream's last event counts as complete (the LF only completes the CRLF).
+    if (this.endsInCr) this.parser.feed('\n');
     this.flushing = true;
     this.parser.feed('\n\n');
     this.flushing = false;

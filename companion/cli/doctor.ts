@@ -2,9 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { codexHome, companionUrl, configPath, effectiveRoute, pointsAtCompanion, readConfig } from '../codex/config-file';
 import { isLoopbackUrl } from '../lib/loopback';
+import { maskUrl } from '../lib/url-secrets';
 import { BEGIN } from '../codex/setup';
-import { callApi, probe } from './client';
-import { COMMON, home, parse, port } from './options';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
+import { COMMON, companionPort, home, parse } from './options';
 
 export const DOCTOR_HELP = `Usage: codex-devtools doctor [--port <n>] [--home <dir>] [--codex-home <dir>] [--codex <path>]
 
@@ -19,8 +21,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
     console.log(DOCTOR_HELP);
     return 0;
   }
-  const p = port(values.port);
   const h = home(values.home);
+  const p = companionPort(values, h);
   const ok: string[] = [];
   const fix: string[] = [];
 
@@ -43,19 +45,19 @@ export async function doctorCommand(args: string[]): Promise<number> {
     pointsHere = onOurPort && /^\/v1(\/|$)/.test(new URL(base).pathname);
     if (pointsHere)
       ok.push(
-        `${configPath(cHome)}: provider ${route.provider} sends model requests to ${route.baseUrl}${text?.includes(BEGIN) ? ' (codex-devtools setup)' : ''}`,
+        `${configPath(cHome)}: provider ${route.provider} sends model requests to ${maskUrl(base!)}${text?.includes(BEGIN) ? ' (codex-devtools setup)' : ''}`,
       );
     else if (onOurPort)
       fix.push(
-        `${configPath(cHome)} sends Codex to ${route.baseUrl}: this companion's port, but outside its proxy under /v1, so Codex's requests find nothing there. Set it to ${ours}.`,
+        `${configPath(cHome)} sends Codex to ${maskUrl(base!)}: this companion's port, but outside its proxy under /v1, so Codex's requests find nothing there. Set it to ${ours}.`,
       );
     else if (route.baseUrl && isLoopbackUrl(route.baseUrl))
       fix.push(
-        `${configPath(cHome)} sends Codex to ${route.baseUrl}, not to this companion's port ${p}. Use --port to match, or run \`codex-devtools setup --port ${p}\`.`,
+        `${configPath(cHome)} sends Codex to ${maskUrl(route.baseUrl)}, not to this companion's port ${p}. Use --port to match, or run \`codex-devtools setup --port ${p}\`.`,
       );
     else
       ok.push(
-        `${configPath(cHome)}: provider ${route.provider} goes ${route.baseUrl ? `to ${route.baseUrl}` : 'straight to OpenAI'}; route single runs with \`codex-devtools run -- codex …\` or \`codex -c 'openai_base_url="${ours}"'\`, or all runs with \`codex-devtools setup\``,
+        `${configPath(cHome)}: provider ${route.provider} goes ${route.baseUrl ? `to ${maskUrl(route.baseUrl)}` : 'straight to OpenAI'}; route single runs with \`codex-devtools run -- codex …\` or \`codex -c 'openai_base_url="${ours}"'\`, or all runs with \`codex-devtools setup\``,
       );
   } catch (err) {
     fix.push(`${configPath(cHome)}: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,11 +1,12 @@
 /** @module `codex-devtools prune|clear|pause|resume`: what is kept, through the running companion or on disk. */
-import { createLogger } from '../lib/log';
-import { CaptureControl } from '../capture/control';
+import { createLogger, describeError } from '../lib/log';
+import { updateSettings } from '../lib/settings';
 import { Store } from '../store/store';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
-import { callApi, probe } from './client';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { COMMON, home, parse, port, size } from './options';
+import { COMMON, companionPort, home, parse, size } from './options';
 
 export const MANAGE_HELP = `Usage:
   codex-devtools pause    stop recording (Codex keeps working; requests are still forwarded)
@@ -20,8 +21,8 @@ export async function manageCommand(command: 'prune' | 'clear' | 'pause' | 'resu
     console.log(MANAGE_HELP);
     return 0;
   }
-  const p = port(values.port);
   const h = home(values.home);
+  const p = companionPort(values, h);
   if ((await probe(p)).kind === 'companion') {
     const call = {
       prune: ['POST', '/prune'],
@@ -37,7 +38,11 @@ export async function manageCommand(command: 'prune' | 'clear' | 'pause' | 'resu
     return 0;
   }
   if (command === 'pause' || command === 'resume') {
-    new CaptureControl(h, () => ({ count: 0, last: null })).setPaused(command === 'pause');
+    try {
+      updateSettings(h, { capturePaused: command === 'pause' });
+    } catch (err) {
+      throw new UsageError(`${command} failed: the setting could not be saved in ${h} (${describeError(err)}).`, 1);
+    }
     console.log(`Capture will be ${command === 'pause' ? 'paused' : 'on'} when the companion starts (none is running on port ${p}).`);
     return 0;
   }
@@ -54,6 +59,9 @@ function describe(command: string, r: Record<string, unknown>): string {
     case 'prune':
       return `Pruned ${r.deleted} exchanges; the store now holds ${r.bytes} bytes.`;
     default:
-      return r.paused ? 'Capture paused: requests are still forwarded, nothing is recorded.' : 'Capture resumed.';
+      return (
+        (r.paused ? 'Capture paused: requests are still forwarded, nothing is recorded.' : 'Capture resumed.') +
+        (typeof r.saveError === 'string' ? ` Warning: ${r.saveError}.` : '')
+      );
   }
 }

@@ -1,6 +1,8 @@
 /** @module Shared option parsing for the `codex-devtools` subcommands (node:util parseArgs, strict). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveHome } from '../store/layout';
+import { readLock } from '../lib/state-lock';
+import { maskUrl } from '../lib/url-secrets';
 import { DEFAULT_PORT } from '../defaults';
 import { UsageError } from './errors';
 
@@ -19,6 +21,12 @@ export const START: Options = {
   'max-size': { type: 'string' },
   'no-websocket': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-header': { type: 'string', multiple: true },
+  'otlp-resource': { type: 'string', multiple: true },
+  'otlp-signals': { type: 'string' },
+  'otlp-content': { type: 'boolean' },
+  'otlp-include-imported': { type: 'boolean' },
 };
 
 /** Parses `args` strictly: unknown flags and missing values become one-line usage errors. */
@@ -41,6 +49,15 @@ export function port(value: unknown): number {
   return n;
 }
 
+/**
+ * The port of the companion a command talks to: `--port` when given, else the port of the
+ * companion holding the state directory's lock, else the default.
+ */
+export function companionPort(values: { port?: unknown }, stateDir: string): number {
+  if (values.port !== undefined) return port(values.port);
+  return readLock(stateDir)?.port || DEFAULT_PORT;
+}
+
 export function home(value: unknown): string {
   return resolveHome(typeof value === 'string' ? value : null);
 }
@@ -61,7 +78,7 @@ export function url(name: string, value: unknown): string | undefined {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
     return String(value).replace(/\/+$/, '');
   } catch {
-    throw new UsageError(`--${name} must be an http(s) URL, not ${JSON.stringify(value)}`);
+    throw new UsageError(`--${name} must be an http(s) URL, not ${JSON.stringify(maskUrl(String(value)))}`);
   }
 }
 

@@ -2,9 +2,10 @@
 import { describeIssues } from '../protocol/issues';
 import { ProfileInputSchema, type ProfilePublic, type ProfilesResponse } from '../protocol/profile';
 import { ProfileError, Profiles } from '../proxy/profiles';
-import { callApi, probe } from './client';
+import { callApi } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
-import { COMMON, home, parse, port } from './options';
+import { COMMON, companionPort, home, parse } from './options';
 
 export const PROFILE_HELP = `Usage:
   codex-devtools profile list
@@ -62,8 +63,8 @@ export async function profileCommand(args: string[]): Promise<number> {
     console.log(PROFILE_HELP);
     return values.help ? 0 : 2;
   }
-  const p = port(values.port);
   const h = home(values.home);
+  const p = companionPort(values, h);
   const live = (await probe(p)).kind === 'companion';
   const local = live ? null : new Profiles(h);
   const api = async (method: string, path: string, body?: unknown) => {

@@ -11,7 +11,7 @@ import { setupUpstream } from '../codex/setup';
 import { createLogger } from '../lib/log';
 import { fileSink } from '../lib/file-log';
 import type { Companion } from '../server';
-import { probe } from './client';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
 import { parse, START } from './options';
 import { companionOptions, forwardingNote, startOrExplain, untilInterrupted } from './start';

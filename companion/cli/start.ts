@@ -5,7 +5,9 @@ import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import { codexHome, configPath } from '../codex/config-file';
 import { BEGIN, setupUpstream } from '../codex/setup';
 import { COMPANION_VERSION } from '../version';
-import { probe } from './client';
+import { maskUrl } from '../lib/url-secrets';
+import { StateDirLocked } from '../lib/state-lock';
+import { probe } from '../lib/probe';
 import { UsageError } from './errors';
 import { home, logLevel, parse, port, size, START, url } from './options';
 import { extensionDirs, pairingLink } from './paths';
@@ -23,7 +25,16 @@ Options:
   --chatgpt-upstream <url> ChatGPT-login upstream (default https://chatgpt.com/backend-api/codex)
   --max-size <size>        prune the oldest sessions past this size (default 2g)
   --no-websocket           refuse Codex's WebSocket transport (Codex falls back to HTTP)
-  --log-level <level>      debug, info, warn or error (default info)`;
+  --log-level <level>      debug, info, warn or error (default info)
+
+OpenTelemetry export (off unless an endpoint is set; OTEL_EXPORTER_OTLP_* variables work too):
+  --otlp-endpoint <url>    OTLP/HTTP base URL (/v1/traces, /v1/metrics are appended); protobuf,
+                           or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+  --otlp-header <k=v>      header sent with every export (repeatable), e.g. an auth header
+  --otlp-resource <k=v>    resource attribute (repeatable), e.g. team=platform
+  --otlp-signals <list>    traces,metrics (default), traces or metrics
+  --otlp-content           also send prompt, response and tool text (off: counts and ids only)
+  --otlp-include-imported  also send imported history as spans (metrics stay live-only)`;
 
 /** Parses start options into companion options (shared with `run`). */
 export function companionOptions(values: Record<string, unknown>): CompanionOptions {
@@ -35,6 +46,14 @@ export function companionOptions(values: Record<string, unknown>): CompanionOpti
     maxStoreBytes: size(values['max-size'], DEFAULT_MAX_STORE_BYTES),
     websocket: values['no-websocket'] !== true,
     logLevel: logLevel(values['log-level']),
+    otlp: {
+      endpoint: values['otlp-endpoint'] as string | undefined,
+      headers: values['otlp-header'] as string[] | undefined,
+      resource: values['otlp-resource'] as string[] | undefined,
+      signals: values['otlp-signals'] as string | undefined,
+      content: values['otlp-content'] === true,
+      includeImported: values['otlp-include-imported'] === true,
+    },
   };
 }
 
@@ -50,6 +69,8 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
   try {
     return await startCompanion(opts);
   } catch (err) {
+    if ((err as Error).name === 'OtlpConfigError') throw new UsageError((err as Error).message);
+    if (err instanceof StateDirLocked) throw new UsageError(err.message, 1);
     if ((err as { code?: string }).code === 'EADDRINUSE') {
       throw new UsageError(
         `Port ${p} on 127.0.0.1 is taken by another program. Free it, or pick another port with --port (and point Codex and the extension at it).`,
@@ -97,13 +118,19 @@ export function banner(c: Companion, recorded: string | null = null): string {
       `Codex is set up to go through codex-devtools (${cfg}): while this companion is stopped, Codex cannot reach its model. Undo with \`codex-devtools setup --remove\`.`,
     );
   }
+  const otlp = c.exportStatus();
+  if (otlp) {
+    const to = [otlp.traces && `traces → ${otlp.traces.endpoint}`, otlp.metrics && `metrics → ${otlp.metrics.endpoint}`].filter(Boolean);
+    const protocol = (otlp.traces ?? otlp.metrics)!.protocol;
+    lines.push('', `OpenTelemetry export (${protocol}): ${to.join(', ')}; ${otlp.content ? 'with' : 'no'} conversation text`);
+  }
   if (recorded) lines.push(forwardingNote(recorded));
   return lines.join('\n');
 }
 
 /** Where API-key requests go when setup's record chose it, and why (start and run print it). */
 export function forwardingNote(recorded: string): string {
-  return `API-key requests go on to ${recorded}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
+  return `API-key requests go on to ${maskUrl(recorded)}, the openai_base_url you had before \`codex-devtools setup\` (recorded in ${configPath(codexHome())}); --upstream overrides it.`;
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */
@@ -131,8 +158,10 @@ export async function start(args: string[]): Promise<number> {
   const recorded = opts.apiUpstream ? null : recordedUpstream(opts.port!);
   if (recorded) opts.apiUpstream = recorded;
   const c = await startOrExplain(opts);
+  // Listening before the banner: a Ctrl-C right after it still closes the companion cleanly.
+  const interrupted = untilInterrupted();
   console.log(banner(c, recorded));
-  await untilInterrupted();
+  await interrupted;
   console.log('\ncodex-devtools: stopping…');
   await c.close();
   return 0;

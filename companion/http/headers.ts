@@ -75,24 +75,3 @@ export function redactHeaders(pairs: HeaderPairs): Record<string, string> {
   }
   return out;
 }
-
-/** Query parameters that carry keys (e.g. Azure's `api-key`) are masked the same way. */
-export function redactQuery(query: string): string {
-  if (!query) return '';
-  const params = new URLSearchParams(query.startsWith('?') ? query.slice(1) : query);
-  for (const [k, v] of [...params]) if (isSecretHeader(k) || /key|sig|token/i.test(k)) params.set(k, maskSecret(v));
-  const s = params.toString();
-  return s ? `?${s}` : '';
-}
-
-/** A URL safe to store: no userinfo, secret query values masked. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return `${u.origin}${u.pathname}${redactQuery(u.search)}`;
-  } catch {
-    return '[unparseable url]';
-  }
-}

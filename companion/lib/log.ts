@@ -1,4 +1,5 @@
 /** @module One small logger for the companion: prefixed lines on stderr, quiet in tests unless asked. */
+import { maskUrlsInText } from './url-secrets';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -11,13 +12,17 @@ export interface Logger {
   error(msg: string): void;
 }
 
-/** Writes `[codex-devtools] level: message` lines to stderr at or above `level`. */
+/**
+ * Writes `[codex-devtools] level: message` lines to stderr at or above `level`. URLs in a message
+ * are masked (userinfo, key-like query values): a log is shown and kept, and a configured upstream
+ * may carry credentials.
+ */
 export function createLogger(
   level: LogLevel | 'silent' = 'info',
   sink: (line: string) => void = (l) => process.stderr.write(l + '\n'),
 ): Logger {
   const at = (l: LogLevel) => (msg: string) => {
-    if (level !== 'silent' && order[l] >= order[level]) sink(`[codex-devtools] ${l}: ${msg}`);
+    if (level !== 'silent' && order[l] >= order[level]) sink(`[codex-devtools] ${l}: ${maskUrlsInText(msg)}`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

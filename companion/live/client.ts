@@ -24,6 +24,8 @@ export class LiveClient {
   private queue: string[] = [];
   private queueBytes = 0;
   private resetPending: { since: number; reason: string } | null = null;
+  /** The snapshot frame still in the queue, if any. */
+  private queuedSnapshot: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   resets = 0;
 
@@ -35,7 +37,19 @@ export class LiveClient {
 
   /** Queues a message; `body` is the message JSON without `seq`, which is spliced in here. */
   send(body: string, withSeq = true): void {
-    if (this.resetPending) return;
+    this.push(body, withSeq);
+    this.pump();
+  }
+
+  /** Queues a snapshot (see `snapshotQueued`). */
+  sendSnapshot(body: string): void {
+    this.queuedSnapshot = this.push(body, true);
+    this.pump();
+  }
+
+  /** Queues a frame; returns it, or null when it was dropped (the client is being reset). */
+  private push(body: string, withSeq: boolean): string | null {
+    if (this.resetPending) return null;
     const frame = withSeq ? `{"seq":${++this.seq},${body.slice(1)}` : body;
     this.queue.push(frame);
     this.queueBytes += frame.length;
@@ -43,9 +57,21 @@ export class LiveClient {
       // Too far behind: drop what is queued and tell the client to reload once it can listen.
       this.queue = [];
       this.queueBytes = 0;
+      this.queuedSnapshot = null;
       this.resetPending = { since: Date.now(), reason: 'the client fell behind the live feed' };
+      return null;
     }
-    this.pump();
+    return frame;
+  }
+
+  /** A snapshot waits in the queue, not yet handed to the socket. */
+  get snapshotQueued(): boolean {
+    return this.queuedSnapshot !== null;
+  }
+
+  /** Too far behind: what is sent now is dropped until the client has had its reset. */
+  get resetting(): boolean {
+    return this.resetPending !== null;
   }
 
   /** Sends a message without a sequence number (heartbeats, errors). */
@@ -57,6 +83,7 @@ export class LiveClient {
     while (this.queue.length > 0 && this.ws.readyState === this.ws.OPEN && this.ws.bufferedAmount < this.limits.highWaterBytes) {
       const frame = this.queue.shift()!;
       this.queueBytes -= frame.length;
+      if (frame === this.queuedSnapshot) this.queuedSnapshot = null;
       this.ws.send(frame);
     }
     if (this.resetPending && this.ws.bufferedAmount < this.limits.highWaterBytes) {
@@ -82,5 +109,6 @@ export class LiveClient {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.queue = [];
+    this.queuedSnapshot = null;
   }
 }

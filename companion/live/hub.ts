@@ -43,6 +43,9 @@ export interface ProgressSource {
 type Outgoing = ServerMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
 
 /** Close codes in the application range (4000–4999). */
+/** Exchanges one client may follow the text of at once (the panel follows one). */
+export const MAX_SUBSCRIPTIONS = 32;
+
 export const CLOSE = { badHello: 4400, unauthorized: 4401, helloTimeout: 4408, protocolMismatch: 4426, dropped: 4429 } as const;
 
 export class LiveHub {
@@ -70,8 +73,11 @@ export class LiveHub {
     this.heartbeat.unref();
   }
 
+  /** Clients that said hello (a socket still waiting for its hello is not a client yet). */
   get size(): number {
-    return this.clients.size;
+    let n = 0;
+    for (const c of this.clients) if (c.ready) n++;
+    return n;
   }
 
   /** Takes over an upgraded socket. */
@@ -131,9 +137,15 @@ export class LiveHub {
       case 'hello':
         return this.badMessage(client, 'already said hello');
       case 'feed/resync':
+        // A snapshot still queued for this client, with everything queued after it, already
+        // brings it up to date; one the client is too far behind to take would be dropped.
+        if (client.snapshotQueued || client.resetting) return;
         return this.sendSnapshot(client);
       case 'exchange/subscribe':
         if (client.scope === 'usage') return this.badMessage(client, 'usage clients cannot subscribe to exchanges');
+        if (client.subscriptions.has(m.id)) return;
+        if (client.subscriptions.size >= MAX_SUBSCRIPTIONS)
+          return this.badMessage(client, `at most ${MAX_SUBSCRIPTIONS} exchange subscriptions per connection: unsubscribe one first`);
         client.subscriptions.add(m.id);
         client.textSent.set(m.id, 0);
         this.markDirty(m.id);
@@ -146,7 +158,7 @@ export class LiveHub {
   }
 
   private sendSnapshot(client: LiveClient): void {
-    client.send(
+    client.sendSnapshot(
       JSON.stringify({
         type: 'feed/snapshot',
         protocol: PROTOCOL_VERSION,

@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { isExtensionOrigin } from '../api/security';
-import { isLoopbackHost } from '../lib/loopback';
+import { addressedToLoopback } from '../lib/loopback';
+import { browserMark, browserRefusalBody } from '../proxy/browser-guard';
 import type { LiveHub } from './hub';
 
 export interface UpgradeRoutes {
@@ -18,9 +19,9 @@ export interface UpgradeRoutes {
   recordRefusal?: (req: IncomingMessage, status: number) => void;
 }
 
-function reply(socket: Duplex, status: number, reason: string, body = ''): void {
+function reply(socket: Duplex, status: number, reason: string, body = '', type = 'text/plain'): void {
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
 
@@ -28,7 +29,7 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    if (!isLoopbackHost(req.headers.host)) return reply(socket, 421, 'Misdirected Request', 'codex-devtools only answers loopback names.');
+    if (!addressedToLoopback(req)) return reply(socket, 421, 'Misdirected Request', 'codex-devtools only answers loopback names.');
     const path = (req.url ?? '/').split('?')[0];
     const origin = req.headers.origin;
     if (path === '/api/live') {
@@ -38,7 +39,11 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
       return;
     }
     if (path === '/v1' || path.startsWith('/v1/')) {
-      if (origin) return reply(socket, 403, 'Forbidden', 'codex-devtools refuses proxy requests from web browsers.');
+      const mark = browserMark((name) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      });
+      if (mark) return reply(socket, 403, 'Forbidden', browserRefusalBody(mark), 'application/json');
       if (routes.relay) return routes.relay(req, socket, head);
       // Refused: Codex then falls back to HTTP for the rest of the session.
       reply(socket, 426, 'Upgrade Required');

@@ -20,6 +20,8 @@ export interface SinkParts {
   liveUsage(): LiveUsage;
   /** A relayed WebSocket's turn state (ws-relay closes connections at turn boundaries). */
   wsTurn(conn: number, open: boolean, turnId: string | null, clientMessages: number): void;
+  /** After an exchange and its analysis are stored (the OTLP export reads it then). */
+  stored?(exchange: { id: string; kind: string }): Promise<void> | undefined;
 }
 
 export function createSink(p: SinkParts): Sink {
@@ -57,6 +59,7 @@ export function createSink(p: SinkParts): Sink {
         const summary = p.store.summary(m.id) ?? fallback;
         if (summary) p.hub.exchangeCompleted(summary);
         if (m.kind === 'model') p.hub.usageUpdated(p.liveUsage());
+        await p.stored?.({ id: m.id, kind: m.kind });
         return;
       }
       case 'nickname':

@@ -15,7 +15,7 @@ const usd = z.number().nonnegative();
 
 /**
  * Why a request read fewer cached tokens than the previous request on its key had left.
- * `cold` also marks the first request of a thread on its key, which is never a miss.
+ * `cold` is no longer a reason (it is a verdict); it stays readable in analyses stored before.
  */
 export const CacheReasonCodeSchema = z.enum([
   'cold',
@@ -38,20 +38,37 @@ export const CacheReasonSchema = z.object({ code: CacheReasonCodeSchema, detail:
 export type CacheReason = z.infer<typeof CacheReasonSchema>;
 
 /**
+ * The cache verdict of one exchange, always with its why:
+ * - `hit`: cached tokens reached what the previous request left cacheable (or more);
+ * - `miss`: they fell short by more than the threshold (reasons say why);
+ * - `cold`: nothing was read from the cache and nothing was to be expected (first of its thread);
+ * - `unknown`: the upstream did not report the cache field, or the expectation is unknown;
+ * - `not_applicable`: there is nothing to judge: no usage (the request failed before the model,
+ *   e.g. a 429) or no input (a WebSocket prewarm), or not a model request.
+ */
+export const CacheVerdictSchema = z.enum(['hit', 'miss', 'cold', 'unknown', 'not_applicable']);
+export type CacheVerdict = z.infer<typeof CacheVerdictSchema>;
+
+/**
  * Cache figures of one exchange.
- * @example { hitRate: 0.98, expectedCachedTokens: 8192, miss: false, reasons: [], … }
+ * @example { verdict: 'hit', why: 'read 8,064 cached tokens; 8,192 were expected', hitRate: 0.98, … }
  */
 export const CacheAnalysisSchema = z.object({
+  /** Analyses stored before verdicts existed read as `unknown` until they are recomputed. */
+  verdict: CacheVerdictSchema.default('unknown'),
+  /** One sentence saying why the verdict is what it is, with the figures behind it. */
+  why: z.string().default('analysed before cache verdicts existed'),
   /** cached / input; null when the upstream reported no cache field (never shown as 0 %). */
   hitRate: z.number().min(0).max(1).nullable(),
   /**
    * What the previous request of the chain left cacheable: its input plus output, in 128-token
-   * blocks, 0 below 1,024. 0 for the first request; null when the previous usage is unknown.
+   * blocks, 0 below 1,024, and never more than this request's own input could hold. 0 for the
+   * first request; null when the previous usage, or this request's, is unknown.
    */
   expectedCachedTokens: tokens.nullable(),
-  /** Cached tokens fell short of the expectation by more than the configured threshold. */
+  /** `verdict === 'miss'`, kept as a flag for list filters and roll-ups. */
   miss: z.boolean(),
-  /** Empty for a request that is not a miss, except `cold` for the first of its chain. */
+  /** Why a miss missed, with evidence; empty for every other verdict. */
   reasons: z.array(CacheReasonSchema),
   /** The exchange this one was compared with (same thread), or null. */
   previousId: z.string().nullable(),
@@ -257,12 +274,33 @@ export const CostBreakdownSchema = z.object({
   rates: RatesSchema,
   /** Token counts per rate: input − cached − cache write, cached, cache write, output (reasoning inside). */
   parts: z.object({ uncachedInput: tokens, cachedInput: tokens, cacheWrite: tokens, output: tokens }),
+  /** What each part costs at its rate (cache write at the input rate when it has none); they sum to `usd`. */
+  partsUsd: z.object({ uncachedInput: usd, cachedInput: usd, cacheWrite: usd, output: usd }).nullable().default(null),
   /** `api_equivalent` for ChatGPT-plan traffic, which is not billed per token. */
   basis: z.enum(['api', 'api_equivalent']),
   source: z.string(),
   asOf: z.string(),
 });
 export type CostBreakdown = z.infer<typeof CostBreakdownSchema>;
+
+/**
+ * Which model an exchange is priced as and how the price came out, in words the panel shows as
+ * they are. The served model (the one the response names) is priced, because it did the work;
+ * the model Codex requested is named beside it when they differ.
+ */
+export const PricingSchema = z.object({
+  /** `priced`; `zero_tokens` (0 input and 0 output: $0 at any price); `no_usage`; `no_model`; `unpriced`. */
+  status: z.enum(['priced', 'zero_tokens', 'no_usage', 'no_model', 'unpriced']),
+  /** The served model: the response's, else the one sent upstream. */
+  model: z.string().nullable(),
+  /** The model Codex asked for. */
+  requestedModel: z.string().nullable(),
+  /** One sentence: what was priced and why, or why there is no price and how to add one. */
+  note: z.string(),
+  /** For `unpriced`: a prices.json with a row to fill in for this model and tier. */
+  example: z.string().nullable().default(null),
+});
+export type Pricing = z.infer<typeof PricingSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Facts for roll-ups, and the analysis as a whole
@@ -296,7 +334,7 @@ export const ExchangeFactsSchema = z.object({
 export type ExchangeFacts = z.infer<typeof ExchangeFactsSchema>;
 
 /** Bumped when the analysis of a stored record must be recomputed. */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 /** What `GET /api/exchanges/:id` carries as `analysis`. */
 export const ExchangeAnalysisSchema = z.object({
@@ -307,6 +345,8 @@ export const ExchangeAnalysisSchema = z.object({
   /** Null when the model is unpriced or usage is unknown: never 0 for "unknown". */
   costUsd: usd.nullable(),
   cost: CostBreakdownSchema.nullable(),
+  /** Null in analyses stored before it existed. */
+  pricing: PricingSchema.nullable().default(null),
   facts: ExchangeFactsSchema,
 });
 export type ExchangeAnalysis = z.infer<typeof ExchangeAnalysisSchema>;
@@ -338,7 +378,7 @@ export const UsageRollupSchema = UsageTotalsSchema.extend({
   costUsd: usd,
   /** Part of `costUsd` from ChatGPT-plan traffic: an API-equivalent estimate, not a bill. */
   apiEquivalentUsd: usd,
-  /** input + output tokens of exchanges with usage but no price. */
+  /** input + output tokens of exchanges with usage but no price (exchanges of 0 tokens cost $0 and are priced). */
   unpricedTokens: tokens,
   unpricedExchanges: tokens,
   /** Model exchanges that ended without usage: they add nothing to any sum. */

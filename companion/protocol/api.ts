@@ -26,6 +26,33 @@ export const ExchangeListQuerySchema = z.object({
 
 export const RateLimitsResponseSchema = z.object({ rateLimits: RateLimitsSchema.nullable() });
 
+/** One OTLP signal's export, as `/api/status` reports it. */
+export const ExportSignalStatusSchema = z.object({
+  /** Where it goes, credentials masked. */
+  endpoint: z.string(),
+  protocol: z.string(),
+  /** Spans accepted by the backend; for metrics, export rounds accepted. */
+  exported: z.number(),
+  queued: z.number(),
+  /** Dropped, oldest first, because the queue was full while the backend did not accept. */
+  dropped: z.number(),
+  failures: z.number(),
+  lastError: z.object({ message: z.string(), at: z.number() }).nullable(),
+  lastSuccessAt: z.number().nullable(),
+  /** When the next attempt after a failure is due (epoch ms), or null. */
+  retryAt: z.number().nullable(),
+});
+export type ExportSignalStatus = z.infer<typeof ExportSignalStatusSchema>;
+
+/** The OTLP export (`start --otlp-endpoint`); null when it is off. */
+export const ExportStatusSchema = z.object({
+  traces: ExportSignalStatusSchema.nullable(),
+  metrics: ExportSignalStatusSchema.nullable(),
+  /** Whether prompt, response and tool text is sent (`--otlp-content`). */
+  content: z.boolean(),
+});
+export type ExportStatus = z.infer<typeof ExportStatusSchema>;
+
 export const StatusResponseSchema = z.object({
   version: z.string(),
   capture: CaptureStateSchema,
@@ -34,8 +61,11 @@ export const StatusResponseSchema = z.object({
     sessions: z.number(),
     bytes: z.number(),
     maxBytes: z.number(),
+    /** Writes that did not reach the disk when made (each once, however often retried). */
     writeErrors: z.number(),
-    lastWriteError: z.object({ message: z.string(), at: z.number() }).nullable(),
+    /** True while writes fail; they are retried with backoff until they work. */
+    writeFailing: z.boolean(),
+    lastWriteError: z.object({ message: z.string(), at: z.number(), recoveredAt: z.number().nullable() }).nullable(),
     pendingWrites: z.number(),
     lostRecords: z.number(),
     corruptLines: z.number(),
@@ -47,6 +77,7 @@ export const StatusResponseSchema = z.object({
   /** Problems in the user's price override file (the built-in table is used meanwhile). */
   priceErrors: z.array(z.string()),
   liveClients: z.number(),
+  export: ExportStatusSchema.nullable().default(null),
 });
 export type StatusResponse = z.infer<typeof StatusResponseSchema>;
 

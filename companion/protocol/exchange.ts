@@ -1,6 +1,6 @@
 /** @module Exchange records (one model request and its response) and their list summaries. */
 import { z } from 'zod';
-import { ExchangeAnalysisSchema, ExchangeFactsSchema } from './analysis';
+import { CacheVerdictSchema, ExchangeAnalysisSchema, ExchangeFactsSchema } from './analysis';
 import { IdentitySchema, RequestKindSchema } from './identity';
 import { RateLimitsSchema } from './ratelimits';
 import { UsageSchema } from './usage';
@@ -50,6 +50,9 @@ export const AgentSchema = z.object({
 
 /** The cache analysis figures a list row shows; the reasons' details come with the full record. */
 export const CacheBriefSchema = z.object({
+  /** Null in summaries stored before verdicts existed. */
+  verdict: CacheVerdictSchema.nullable().default(null),
+  why: z.string().nullable().default(null),
   hitRate: z.number().nullable(),
   miss: z.boolean(),
   reasons: z.array(z.string()),

@@ -28,8 +28,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   /** Asks for a fresh snapshot (after a gap in `seq`). */
   z.object({ type: z.literal('feed/resync') }),
   /** Asks for the new output text of one exchange in its progress messages. */
-  z.object({ type: z.literal('exchange/subscribe'), id: z.string() }),
-  z.object({ type: z.literal('exchange/unsubscribe'), id: z.string() }),
+  z.object({ type: z.literal('exchange/subscribe'), id: z.string().max(64) }),
+  z.object({ type: z.literal('exchange/unsubscribe'), id: z.string().max(64) }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
@@ -40,6 +40,8 @@ export const CaptureStateSchema = z.object({
   /** Capture or storage failures so far (forwarding never stopped for them). */
   errors: z.number().int().nonnegative(),
   lastError: z.string().nullable(),
+  /** Present when the last pause/resume took effect but could not be saved (e.g. a full disk). */
+  saveError: z.string().optional(),
 });
 export type CaptureState = z.infer<typeof CaptureStateSchema>;
 

@@ -13,12 +13,22 @@ export const CodexLimitSchema = z.object({
   /** `codex` for the x-codex-* family, otherwise the limit id of an `x-<id>-primary-*` family. */
   limitId: z.string(),
   limitName: z.string().nullable(),
+  /**
+   * Epoch milliseconds this value was read. The latest state merges readings, so a family or the
+   * credits can be older than the state's own `observedAt`; absent means "as of `observedAt`".
+   */
+  observedAt: z.number().optional(),
   primary: RateLimitWindowSchema.nullable(),
   secondary: RateLimitWindowSchema.nullable(),
 });
 export type CodexLimit = z.infer<typeof CodexLimitSchema>;
 
 export const CreditsSchema = z.object({
+  /**
+   * Epoch milliseconds this value was read. The latest state merges readings, so a family or the
+   * credits can be older than the state's own `observedAt`; absent means "as of `observedAt`".
+   */
+  observedAt: z.number().optional(),
   hasCredits: z.boolean().nullable(),
   unlimited: z.boolean().nullable(),
   balance: z.string().nullable(),
@@ -26,6 +36,11 @@ export const CreditsSchema = z.object({
 
 /** Standard OpenAI API headers, for API-key users. */
 export const ApiRateLimitSchema = z.object({
+  /**
+   * Epoch milliseconds this value was read. The latest state merges readings, so a family or the
+   * credits can be older than the state's own `observedAt`; absent means "as of `observedAt`".
+   */
+  observedAt: z.number().optional(),
   limitRequests: z.number().nullable(),
   remainingRequests: z.number().nullable(),
   resetRequests: z.string().nullable(),
@@ -35,7 +50,7 @@ export const ApiRateLimitSchema = z.object({
 });
 
 export const RateLimitsSchema = z.object({
-  /** Epoch milliseconds when these headers were received. */
+  /** Epoch milliseconds of the newest reading merged into this state. */
   observedAt: z.number(),
   codex: z.array(CodexLimitSchema),
   credits: CreditsSchema.nullable(),

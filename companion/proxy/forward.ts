@@ -12,6 +12,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { request as upstreamRequest, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import { describeError, type Logger } from '../lib/log';
+import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from '../http/decode';
 import { openAiErrorBody } from './errors';
 import { headerPairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
@@ -76,7 +77,8 @@ function upstreamFailure(err: unknown, upstream: string): { status: number; type
   return {
     status: timeout ? 504 : 502,
     type: timeout ? 'upstream_timeout' : 'upstream_unreachable',
-    message: `codex-devtools (the local companion proxy) ${what} the upstream ${upstream}: ${describeError(err)}`,
+    // `upstream` is already masked; the client's own error text may quote the wire URL.
+    message: `codex-devtools (the local companion proxy) ${what} the upstream ${upstream}: ${maskUrlsInText(describeError(err))}`,
   };
 }
 
@@ -137,10 +139,10 @@ export function createForwardHandler(deps: ForwardDeps) {
       } catch {
         capture?.requestEnd();
       }
-      const body = Buffer.from(openAiErrorBody('profile_unusable', decision.message, 'codex_devtools_profile'));
+      const body = Buffer.from(openAiErrorBody(decision.type, decision.message, 'codex_devtools_profile'));
       const headers: HeaderPairs = [
         ['content-type', 'application/json'],
-        ['x-codex-devtools-error', 'profile_unusable'],
+        ['x-codex-devtools-error', decision.type],
       ];
       outgoing.writeHead(decision.status, flatHeaders(headers));
       outgoing.end(body);
@@ -275,7 +277,7 @@ async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerRes
             : 'Codex closed the connection before the response ended; the upstream request was cancelled',
           upstreamCode: null,
         });
-      else capture?.end(`upstream connection broke: ${describeError(err)}`);
+      else capture?.end(`upstream connection broke: ${maskUrlsInText(describeError(err))}`);
     });
   });
   out.on('close', () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { maskSecret } from '../http/headers';
 import { isLoopbackHost } from '../lib/loopback';
+import { maskUrl } from '../lib/url-secrets';
 import { paths, writePrivateFile } from '../store/layout';
 import type { ProfileInput, ProfilePublic } from '../protocol/profile';
 
@@ -159,7 +160,7 @@ export class Profiles {
     return {
       id: p.id,
       name: p.name,
-      baseUrl: p.baseUrl,
+      baseUrl: maskUrl(p.baseUrl),
       keyMasked: p.apiKey ? maskSecret(p.apiKey) : null,
       modelOverride: p.modelOverride,
       forwardCodexCredentials: p.forwardCodexCredentials,

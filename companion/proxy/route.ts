@@ -4,6 +4,7 @@
  * backend, an API key to the API upstream. An active profile (see profiles.ts) overrides this.
  */
 import type { Route } from '../protocol/exchange';
+import { maskUrl, splitUserinfo } from '../lib/url-secrets';
 import type { HeaderPairs } from '../http/headers';
 
 export type AuthKind = Route['auth'];
@@ -20,14 +21,41 @@ export function detectAuth(headers: HeaderPairs): AuthKind {
   return JWT.test(token) ? 'chatgpt' : 'apikey';
 }
 
-/** Joins a base URL (no trailing slash needed) with the path after `/v1` and the query. */
+/**
+ * Joins a base URL with the path after `/v1` and Codex's query. A query in the base URL (a
+ * gateway's `?api-key=…`) stays a query: `https://gw/v1?api-key=k` + `/responses` + `?x=1` →
+ * `https://gw/v1/responses?api-key=k&x=1`. A fragment in the base is dropped (never sent).
+ */
 export function joinUpstream(base: string, suffix: string, query: string): string {
-  return base.replace(/\/+$/, '') + (suffix.startsWith('/') ? suffix : `/${suffix}`) + query;
+  const hash = base.indexOf('#');
+  const noHash = hash < 0 ? base : base.slice(0, hash);
+  const q = noHash.indexOf('?');
+  const path = (q < 0 ? noHash : noHash.slice(0, q)).replace(/\/+$/, '');
+  const params = [q < 0 ? '' : noHash.slice(q + 1), query.replace(/^\?/, '')].filter(Boolean).join('&');
+  return path + (suffix.startsWith('/') ? suffix : `/${suffix}`) + (params ? `?${params}` : '');
+}
+
+/**
+ * The wire target of a request: the joined URL without userinfo, which becomes Basic auth when the
+ * request carries no Authorization of its own (what Node's http client and `ws` do with userinfo).
+ */
+export function upstreamTarget(base: string, req: RouteRequest, headers: HeaderPairs): { url: string; headers: HeaderPairs } {
+  const joined = joinUpstream(base, req.suffix, req.query);
+  const user = splitUserinfo(joined);
+  if (!user) return { url: joined, headers };
+  if (headers.some(([k]) => k === 'authorization')) return { url: user.url, headers };
+  const basic = Buffer.from(`${user.user}:${user.password}`).toString('base64');
+  return { url: user.url, headers: [...headers, ['authorization', `Basic ${basic}`]] };
+}
+
+/** True when Codex sent credentials of its own: an Authorization or an API-key header. */
+export function hasCodexCredentials(headers: HeaderPairs): boolean {
+  return headers.some(([k, v]) => (k === 'authorization' || k === 'api-key' || k === 'x-api-key') && v.trim() !== '');
 }
 
 export interface RouteOk {
   ok: true;
-  /** Full upstream URL, with query. */
+  /** Full upstream URL, with query: the wire value, never shown or stored (see `maskUrl`). */
   url: string;
   route: Route;
   /** Headers to send upstream (credentials swapped where a profile says so). */
@@ -39,6 +67,8 @@ export interface RouteOk {
 export interface RouteRefused {
   ok: false;
   status: number;
+  /** The OpenAI-style error type Codex receives. */
+  type: 'profile_unusable' | 'missing_credentials';
   message: string;
   route: Route;
 }
@@ -69,9 +99,8 @@ export function credentialRoute(opts: CredentialRouterOptions, req: RouteRequest
   const base = auth === 'chatgpt' ? opts.chatgptUpstream : opts.apiUpstream;
   return {
     ok: true,
-    url: joinUpstream(base, req.suffix, req.query),
-    route: { profileId: 'default', upstream: base, auth, modelRequested: null, modelSent: null },
-    headers: req.headers,
+    ...upstreamTarget(base, req, req.headers),
+    route: { profileId: 'default', upstream: maskUrl(base), auth, modelRequested: null, modelSent: null },
     modelOverride: null,
   };
 }

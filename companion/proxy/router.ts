@@ -6,13 +6,15 @@ import type { Profiles } from './profiles';
 import {
   credentialRoute,
   detectAuth,
-  joinUpstream,
+  hasCodexCredentials,
+  upstreamTarget,
   type CredentialRouterOptions,
   type RouteDecision,
   type RouteRequest,
   type Router,
 } from './route';
 import type { HeaderPairs } from '../http/headers';
+import { maskUrl } from '../lib/url-secrets';
 
 /** Codex's credentials and account identifiers, never sent to a profile's host without its opt-in. */
 const CODEX_CREDENTIALS = new Set([
@@ -67,21 +69,28 @@ export function createRouter(opts: CredentialRouterOptions & { profiles: Profile
         return {
           ok: false,
           status: 503,
+          type: 'profile_unusable',
           message: `codex-devtools: the active profile "${profileId}" cannot be used: ${resolved.reason}. Nothing was sent elsewhere. Fix the profile or switch back with \`codex-devtools profile use default\`.`,
           route: { profileId, upstream: '', auth, modelRequested: null, modelSent: null },
         };
       }
       const p = resolved.profile;
       if (!p) return credentialRoute(opts, req);
+      const route = { profileId: p.id, upstream: maskUrl(p.baseUrl), auth, modelRequested: null, modelSent: p.modelOverride };
+      // The key stands in for Codex's own credentials, so it goes only where those came: a
+      // request without any (a web page's <img>, a stray curl) must never be given it.
+      if (p.apiKey && !hasCodexCredentials(req.headers)) {
+        return {
+          ok: false,
+          status: 401,
+          type: 'missing_credentials',
+          message: `codex-devtools: the active profile "${p.id}" adds its API key only to requests that carry Codex's own credentials, and this one carried none. Nothing was sent upstream.`,
+          route,
+        };
+      }
       let headers = p.forwardCodexCredentials && !p.apiKey ? req.headers : req.headers.filter(([k]) => !CODEX_CREDENTIALS.has(k));
       if (p.apiKey) headers = [...headers, ['authorization', `Bearer ${p.apiKey}`]];
-      return {
-        ok: true,
-        url: joinUpstream(p.baseUrl, req.suffix, req.query),
-        route: { profileId: p.id, upstream: p.baseUrl, auth, modelRequested: null, modelSent: p.modelOverride },
-        headers,
-        modelOverride: p.modelOverride,
-      };
+      return { ok: true, ...upstreamTarget(p.baseUrl, req, headers), route, modelOverride: p.modelOverride };
     },
   };
 }

@@ -11,6 +11,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import type { CaptureChannel } from '../capture/channel';
 import { recordUpgradeRefusal } from '../capture/upgrade-refusal';
 import { describeError, type Logger } from '../lib/log';
+import { maskUrlsInText } from '../lib/url-secrets';
 import type { Route } from '../protocol/exchange';
 import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import { openAiErrorBody } from './errors';
@@ -93,7 +94,7 @@ export function createWsRelay(deps: RelayDeps) {
     const headers = pairsOf(req.headers);
     const decision = deps.router.resolve({ headers, suffix: proxySuffix(url.pathname), query: url.search });
     if (!decision.ok) {
-      reply(socket, decision.status, openAiErrorBody('profile_unusable', decision.message, 'codex_devtools_profile'));
+      reply(socket, decision.status, openAiErrorBody(decision.type, decision.message, 'codex_devtools_profile'));
       void recordRefusal(req, '', decision.route, decision.status, decision.message);
       return;
     }
@@ -139,7 +140,7 @@ export function createWsRelay(deps: RelayDeps) {
     up.on('error', (err) => {
       if (settled) return;
       settled = true;
-      const message = `codex-devtools (the local companion proxy) could not open a WebSocket to the upstream ${decision.route.upstream}: ${describeError(err)}`;
+      const message = `codex-devtools (the local companion proxy) could not open a WebSocket to the upstream ${decision.route.upstream}: ${maskUrlsInText(describeError(err))}`;
       deps.log.warn(message);
       reply(socket, 502, openAiErrorBody('upstream_unreachable', message, 'codex_devtools_upstream'));
       void recordRefusal(req, decision.url, decision.route, null, message);

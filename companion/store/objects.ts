@@ -27,6 +27,8 @@ export class ObjectStore {
   private constructor(
     private readonly log: LineLog,
     lines: (LineRef & { text: string })[],
+    /** Bytes of a torn final line cut off when the file was opened. */
+    readonly tornBytes: number,
   ) {
     let bad = 0;
     for (const line of lines) {
@@ -44,8 +46,8 @@ export class ObjectStore {
   }
 
   static open(path: string): ObjectStore {
-    const { log, lines } = LineLog.open(path);
-    return new ObjectStore(log, lines);
+    const { log, lines, tornBytes } = LineLog.open(path);
+    return new ObjectStore(log, lines, tornBytes);
   }
 
   get bytes(): number {

@@ -29,13 +29,16 @@ export class RateLimitState {
   update(next: RateLimits): RateLimits {
     const prev = this.current;
     if (prev && prev.observedAt > next.observedAt) return prev;
-    const families = new Map((prev?.codex ?? []).map((f) => [f.limitId, f]));
-    for (const f of next.codex) families.set(f.limitId, f);
+    // Each value keeps the time it was read, so one kept from an older reading says how old it is.
+    const at = <T extends { observedAt?: number }>(v: T | null, when: number | undefined): T | null =>
+      v ? { ...v, observedAt: v.observedAt ?? when } : null;
+    const families = new Map((prev?.codex ?? []).map((f) => [f.limitId, at(f, prev?.observedAt)!]));
+    for (const f of next.codex) families.set(f.limitId, at(f, next.observedAt)!);
     this.current = {
       observedAt: next.observedAt,
       codex: [...families.values()],
-      credits: next.credits ?? prev?.credits ?? null,
-      api: next.api ?? prev?.api ?? null,
+      credits: at(next.credits, next.observedAt) ?? at(prev?.credits ?? null, prev?.observedAt),
+      api: at(next.api, next.observedAt) ?? at(prev?.api ?? null, prev?.observedAt),
       planType: next.planType ?? prev?.planType ?? null,
       promoMessage: next.promoMessage ?? prev?.promoMessage ?? null,
       reachedType: next.reachedType,

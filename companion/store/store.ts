@@ -2,7 +2,8 @@
  * @module The durable store: one folder per session holding an append-only log of exchange
  * lines and the session's content-addressed objects (store/codec.ts explains the split).
  * The log is the truth; the in-memory index of summaries is rebuilt from it on open.
- * A write that fails (full disk, …) is counted and retried later; capture never blocks on it.
+ * A write that fails (full disk, …) is counted once, kept in memory and retried on a timer with
+ * backoff; capture never blocks on it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { commonPrefix, joinRecord, splitRecord, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
-import { bucketName, ensureHome, paths, STORE_FORMAT, writePrivateFile } from './layout';
+import { bucketName, ensureHome, makePrivate, paths, STORE_FORMAT, writePrivateFile } from './layout';
 import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from './line-format';
 import { LineLog, type LineRef } from './line-log';
 import { ObjectStore } from './objects';
@@ -43,6 +44,8 @@ interface Pending {
   kind: 'record' | 'analysis' | 'update';
   objects: Map<string, string>;
   line: string;
+  /** Counted in `writeErrors` already (a write is counted once, however often it is retried). */
+  failed?: boolean;
 }
 
 export interface ListQuery {
@@ -59,8 +62,12 @@ export interface StoreStats {
   exchanges: number;
   sessions: number;
   bytes: number;
+  /** Writes (records, analyses, updates) that did not reach the disk when made; each counts once. */
   writeErrors: number;
-  lastWriteError: { message: string; at: number } | null;
+  /** True while writes fail; false again once every pending write is on disk. */
+  writeFailing: boolean;
+  /** The latest failure, and when writing worked again after it (null while it still fails). */
+  lastWriteError: { message: string; at: number; recoveredAt: number | null } | null;
   /** Records waiting to be written after a failed write. */
   pendingWrites: number;
   /** Records given up on because the pending queue overflowed. */
@@ -70,6 +77,8 @@ export interface StoreStats {
 }
 
 const MAX_PENDING = 2000;
+/** Retry delays after a failed write: doubling from `first` up to `max`. */
+const RETRY_DELAY_MS = { first: 1000, max: 60_000 };
 /** Payloads above this (characters of JSON) are compressed off the event loop. */
 const LARGE_PAYLOAD = 1024 * 1024;
 
@@ -78,6 +87,7 @@ export interface StoreOptions {
   log: Logger;
   /** Size cap in bytes past which the oldest sessions are pruned. */
   maxBytes?: number;
+  retryDelayMs?: { first: number; max: number };
 }
 
 export class Store {
@@ -87,8 +97,11 @@ export class Store {
   private readonly buckets = new Map<string, Bucket>();
   private readonly pending: Pending[] = [];
   private readonly hashCache = new Map<string, (string | null)[]>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryDelay = 0;
   private stats_: Omit<StoreStats, 'exchanges' | 'sessions' | 'bytes' | 'pendingWrites'> = {
     writeErrors: 0,
+    writeFailing: false,
     lastWriteError: null,
     lostRecords: 0,
     corruptLines: 0,
@@ -130,9 +143,19 @@ export class Store {
 
   private openBucket(name: string, dir: string): { bucket: Bucket; lines: (LineRef & { text: string })[] } {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const opened = LineLog.open(path.join(dir, 'log.jsonl'));
-    const objects = ObjectStore.open(path.join(dir, 'objects.jsonl'));
-    this.stats_.tornBytes += opened.tornBytes;
+    makePrivate(dir);
+    const logFile = path.join(dir, 'log.jsonl');
+    const objectsFile = path.join(dir, 'objects.jsonl');
+    const opened = LineLog.open(logFile);
+    const objects = ObjectStore.open(objectsFile);
+    for (const [file, torn] of [
+      [logFile, opened.tornBytes],
+      [objectsFile, objects.tornBytes],
+    ] as const) {
+      if (torn === 0) continue;
+      this.stats_.tornBytes += torn;
+      this.opts.log.warn(`store: cut off a torn final line (${torn} bytes) in ${file}: the companion stopped while writing it`);
+    }
     this.stats_.corruptLines += objects.corruptLines;
     const bucket: Bucket = { name, dir, log: opened.log, objects, lastActivity: 0, lastByThread: new Map() };
     this.buckets.set(name, bucket);
@@ -229,7 +252,10 @@ export class Store {
     }
   }
 
-  /** Writes pending lines in order; stops at the first failure (they are retried on the next write). */
+  /**
+   * Writes pending lines in order. On the first failure it stops, counts the writes left behind
+   * (once each) and schedules a retry; the next write made meanwhile tries too.
+   */
   private drain(): void {
     while (this.pending.length > 0) {
       const p = this.pending[0];
@@ -249,15 +275,60 @@ export class Store {
         }
         this.pending.shift();
       } catch (err) {
-        this.stats_.writeErrors++;
-        this.stats_.lastWriteError = { message: describeError(err), at: Date.now() };
-        this.opts.log.error(
-          `store: could not write exchange ${p.entry.summary.id} (${describeError(err)}); capture continues in memory and writing resumes when it can`,
-        );
+        this.writeFailed(err);
         return;
       }
     }
+    this.writeRecovered();
     this.pruneIfNeeded();
+  }
+
+  private writeFailed(err: unknown): void {
+    const message = describeError(err);
+    const fresh = this.pending.filter((p) => !p.failed);
+    for (const p of fresh) p.failed = true;
+    this.stats_.writeErrors += fresh.length;
+    this.stats_.writeFailing = true;
+    this.stats_.lastWriteError = { message, at: Date.now(), recoveredAt: null };
+    if (fresh.length > 0) {
+      const ids = [...new Set(fresh.map((p) => p.entry.summary.id))].join(', ');
+      this.opts.log.error(
+        `store: could not write exchange ${ids} (${message}); capture continues in memory and writing is retried until it works`,
+      );
+    }
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    const { first, max } = this.opts.retryDelayMs ?? RETRY_DELAY_MS;
+    this.retryDelay = this.retryDelay ? Math.min(this.retryDelay * 2, max) : first;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.drain();
+    }, this.retryDelay);
+    // A pending retry must not keep a finished process alive (close() makes the last attempt).
+    this.retryTimer.unref();
+  }
+
+  private stopRetrying(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryDelay = 0;
+  }
+
+  private writeRecovered(): void {
+    this.stopRetrying();
+    if (!this.stats_.writeFailing) return;
+    this.stats_.writeFailing = false;
+    if (this.stats_.lastWriteError) this.stats_.lastWriteError.recoveredAt = Date.now();
+    this.opts.log.info('store: writing works again; every pending write is on disk');
+  }
+
+  /** Makes a last attempt at pending writes and stops retrying. */
+  close(): void {
+    this.drain();
+    this.stopRetrying();
   }
 
   /** Appends later facts about an exchange (e.g. a sub-agent's nickname) to its summary. */
@@ -427,6 +498,9 @@ export class Store {
     const n = this.entries.size;
     for (const b of [...this.buckets.values()]) this.dropBucket(b);
     this.pending.length = 0;
+    // Nothing is left to write: stop retrying (whether the disk works is told by the next write).
+    this.stopRetrying();
+    this.stats_.writeFailing = false;
     return n;
   }
 

@@ -1,8 +1,11 @@
 /**
  * The background's work (service worker in Chrome MV3, event page in Firefox): a `usage`-scope
- * feed and the toolbar badge (capture errors, rate limits at or above 80 %). The companion's
- * heartbeat every 20 s keeps a worker with an open socket alive; a stopped worker starts again
- * on browser start-up, on a settings change, or when a page sends the wake message.
+ * feed and the toolbar badge (offline, capture errors, rate limits at or above 80 %). The
+ * companion's heartbeat every 20 s keeps a worker with an open socket alive. A worker without one
+ * (the companion is down) is stopped by the browser after 30 s idle and keeps no timer, so an alarm
+ * every 30 s wakes it to try again: the badge then says "off" until the companion answers, and
+ * clears within 30 s of its return. It also starts again on browser start-up, on a settings
+ * change, or when a page sends the wake message.
  */
 import { watch } from 'vue';
 import { createPinia, setActivePinia } from 'pinia';
@@ -14,6 +17,9 @@ import { useUsageStore } from '@/stores/usage';
 import { badgeFor, type Badge } from './badge';
 import { webSocketConnection, type ConnectionFactory } from './companion-connection';
 import { WAKE_MESSAGE } from './wake';
+
+/** The alarm that wakes a stopped worker to retry; 30 s is the shortest period Chrome allows. */
+export const RETRY_ALARM = 'codex-devtools:retry';
 
 async function showBadge(b: Badge): Promise<void> {
   const action = browser.action ?? (browser as unknown as { browserAction?: typeof browser.action }).browserAction;
@@ -40,10 +46,20 @@ export async function startBackground(connect: ConnectionFactory = webSocketConn
     return undefined;
   });
   browser.runtime.onStartup?.addListener(() => connection.retryNow());
+  browser.alarms?.onAlarm.addListener((alarm) => {
+    if (alarm.name === RETRY_ALARM && connection.status !== 'connected') connection.retryNow();
+  });
+  await browser.alarms?.create(RETRY_ALARM, { periodInMinutes: 0.5 });
   await useSettingsStore().load();
   connection.start({ connect, scope: 'usage' });
   watch(
-    () => badgeFor({ connected: connection.connected, capture: capture.state, rateLimits: usage.rateLimits }),
+    () =>
+      badgeFor({
+        status: connection.status,
+        offline: connection.offlineSince !== null,
+        capture: capture.state,
+        rateLimits: usage.rateLimits,
+      }),
     (b) => void showBadge(b),
     { immediate: true },
   );

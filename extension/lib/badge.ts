@@ -1,5 +1,9 @@
-/** What the toolbar badge says: capture errors first, then rate-limit use at or above 80 %, else nothing. */
+/**
+ * What the toolbar badge says: that the companion cannot be reached or refused the pairing, then
+ * capture errors, then rate-limit use at or above 80 %, then a pause, else nothing.
+ */
 import type { CaptureState, RateLimits } from '../../companion/protocol';
+import type { ConnectionStatus } from '@/stores/connection';
 import { HIGH_USAGE_PERCENT, highestUsedPercent } from './rate-limit-view';
 
 export interface Badge {
@@ -10,14 +14,39 @@ export interface Badge {
 
 export const BADGE_RED = '#d93025';
 export const BADGE_AMBER = '#e37400';
+export const BADGE_GREY = '#5f6368';
 
-export function badgeFor(input: { connected: boolean; capture: CaptureState | null; rateLimits: RateLimits | null }): Badge {
+export interface BadgeInput {
+  status: ConnectionStatus;
+  /** True once a connection was lost or failed, until a snapshot arrives again (retries included). */
+  offline: boolean;
+  capture: CaptureState | null;
+  rateLimits: RateLimits | null;
+  /** Epoch milliseconds: a reading whose window has reset since no longer raises the badge. */
+  now?: number;
+}
+
+export function badgeFor(input: BadgeInput): Badge {
   const base = 'Codex DevTools';
-  if (!input.connected) return { text: '', color: BADGE_RED, title: `${base}: companion offline or not paired` };
+  switch (input.status) {
+    case 'connected':
+      break;
+    case 'unpaired':
+      return { text: '?', color: BADGE_GREY, title: `${base}: not paired; run \`codex-devtools token\` and open its link` };
+    case 'unauthorized':
+      return { text: '!', color: BADGE_RED, title: `${base}: the companion refused the pairing token; pair again` };
+    case 'mismatch':
+      return { text: '!', color: BADGE_RED, title: `${base}: the extension and the companion speak different versions; update one` };
+    default:
+      // Still connecting for the first time is not "offline"; a retry after a loss is.
+      if (input.offline || input.status === 'offline')
+        return { text: 'off', color: BADGE_GREY, title: `${base}: the companion cannot be reached; start it with \`npx codex-devtools\`` };
+      return { text: '', color: BADGE_AMBER, title: base };
+  }
   const c = input.capture;
   if (c && c.errors > 0)
     return { text: '!', color: BADGE_RED, title: `${base}: ${c.errors} capture error(s). ${c.lastError ?? ''}`.trim() };
-  const used = highestUsedPercent(input.rateLimits);
+  const used = highestUsedPercent(input.rateLimits, input.now ?? Date.now());
   if (used !== null && used >= HIGH_USAGE_PERCENT)
     return {
       text: `${Math.min(100, Math.round(used))}%`,

@@ -20,24 +20,40 @@ export interface ResolvedDoc {
 
 export const FALLBACK_LANGUAGE = languages.fallback;
 
-/** Languages the docs are written for, complete or concepts only, whether or not a folder exists yet. */
-export const SUPPORTED_LANGUAGES: readonly string[] = [...languages.complete, ...languages.conceptsOnly];
+/** Languages the docs are written in; each has every English doc. */
+export const SUPPORTED_LANGUAGES: readonly string[] = languages.languages;
 
 export function languageName(lang: string): string {
   return (languages.names as Record<string, string>)[lang] ?? lang;
 }
 
+/** Chinese tags that mean Traditional characters: the Hant script, or a region that writes them. */
+function traditionalChinese(subtags: string[]): boolean {
+  if (subtags.includes('hant')) return true;
+  if (subtags.includes('hans')) return false;
+  return subtags.some((s) => s === 'tw' || s === 'hk' || s === 'mo');
+}
+
 /**
  * `pt` finds `pt-BR`, `zh-CN` finds `zh`, `en-US` finds `en`: an exact tag first, then the same
- * base language.
+ * base language. Chinese goes by script: `zh-TW`, `zh-HK`, `zh-MO` and `zh-Hant` find `zh-TW`
+ * (Traditional), `zh-CN`, `zh-SG`, `zh-Hans` and plain `zh` find `zh` (Simplified); either
+ * takes the other when only one exists.
  */
 export function matchLanguage(tag: string, available: readonly string[]): string | null {
   const want = tag.trim().replace(/_/g, '-').toLowerCase();
   if (!want) return null;
-  const exact = available.find((a) => a.toLowerCase() === want);
+  const find = (t: string) => available.find((a) => a.toLowerCase() === t);
+  const exact = find(want);
   if (exact) return exact;
-  const base = want.split('-')[0];
-  return available.find((a) => a.toLowerCase() === base) ?? available.find((a) => a.toLowerCase().split('-')[0] === base) ?? null;
+  const subtags = want.split('-');
+  const base = subtags[0];
+  if (base === 'zh') {
+    const [first, second] = traditionalChinese(subtags.slice(1)) ? ['zh-tw', 'zh'] : ['zh', 'zh-tw'];
+    const chinese = find(first) ?? find(second);
+    if (chinese) return chinese;
+  }
+  return find(base) ?? available.find((a) => a.toLowerCase().split('-')[0] === base) ?? null;
 }
 
 /** The extension's language setting, then the browser's languages, then English. */
@@ -74,12 +90,15 @@ export interface DocLibrary {
   docForTool(ref: ToolRef, mcpServers?: Iterable<string>): string | null;
 }
 
+/** Files in a language folder that are not docs: the glossary fixes terms for translators. */
+const NOT_DOCS = new Set(['GLOSSARY']);
+
 /** `files` maps paths ending in `<lang>/<name>.md` to their text. */
 export function createDocLibrary(files: Record<string, string>): DocLibrary {
   const sources = new Map<string, string>();
   for (const [file, source] of Object.entries(files)) {
     const m = /([^/]+)\/([^/]+)\.md$/.exec(file);
-    if (m) sources.set(`${m[1]}/${m[2]}`, source);
+    if (m && !NOT_DOCS.has(m[2])) sources.set(`${m[1]}/${m[2]}`, source);
   }
   const parsed = new Map<string, ConceptDoc>();
   const load = (name: string, lang: string): ConceptDoc | null => {
@@ -114,7 +133,11 @@ export function createDocLibrary(files: Record<string, string>): DocLibrary {
   };
 }
 
-const BUNDLED = import.meta.glob<string>('../../concepts/*/*.md', { query: '?raw', import: 'default', eager: true });
+const BUNDLED = import.meta.glob<string>(['../../concepts/*/*.md', '!../../concepts/*/GLOSSARY.md'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 /** The docs compiled into this build. */
 export const bundledDocs: DocLibrary = createDocLibrary(BUNDLED);

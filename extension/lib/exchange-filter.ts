@@ -30,7 +30,10 @@ export function searchable(s: ExchangeSummary): string {
   if (cached !== undefined) return cached;
   const text = [
     s.id,
+    // The served model and the requested (and sent) ones: a search finds the exchange by either.
     s.model,
+    s.route.modelRequested,
+    s.route.modelSent,
     s.preview,
     s.status,
     s.path,

@@ -1,6 +1,8 @@
 /** One list row's cells from a summary (and live progress): formatted honestly, unknown as "—", parts beside their wholes. */
 import type { ExchangeSummary } from '../../companion/protocol';
+import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
+import { modelView } from './model-view';
 import { UNKNOWN, fmtClock, fmtDuration, fmtInt, fmtRatio, fmtUsd } from './format';
 import { tokenFigures } from './token-figures';
 
@@ -19,6 +21,7 @@ export interface RowView {
   agent: string;
   agentTitle: string;
   model: string;
+  modelTitle: string;
   input: string;
   cached: string;
   output: string;
@@ -53,6 +56,7 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
   const streaming = s.status === 'streaming';
   const estimated = streaming && t.output === null && progress !== null;
   const reasons = s.cache?.reasons ?? [];
+  const m = modelView(s);
   return {
     time: fmtClock(s.startedAt),
     status: s.httpStatus && s.httpStatus >= 400 ? `${s.status} ${s.httpStatus}` : s.status,
@@ -64,15 +68,23 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
     agentTitle: [s.agent.role === 'main' ? 'main agent' : 'sub-agent', s.agent.name, s.agent.nickname, s.threadId]
       .filter(Boolean)
       .join(' · '),
-    model: s.model ?? UNKNOWN,
+    model: m.text,
+    modelTitle: m.title,
     input: fmtInt(t.input),
     cached: fmtInt(t.cached),
     output: estimated ? `~${fmtInt(progress?.estimatedOutputTokens ?? null)}` : fmtInt(t.output),
     outputEstimated: estimated,
     reasoning: fmtInt(t.reasoning),
-    cache: s.cache ? fmtRatio(s.cache.hitRate, 0, UNKNOWN) : UNKNOWN,
+    cache: !s.cache ? UNKNOWN : s.cache.verdict === 'not_applicable' ? 'n/a' : fmtRatio(s.cache.hitRate, 0, UNKNOWN),
     cacheMiss: s.cache?.miss ?? false,
-    cacheTitle: reasons.length ? `reasons: ${reasons.join(', ')}` : s.cache ? 'hit rate = cached / input' : 'no cache figures',
+    cacheTitle: !s.cache
+      ? 'no cache figures'
+      : [
+          `${verdictLabel(s.cache.verdict).text}: ${s.cache.why ?? 'hit rate = cached / input'}`,
+          reasons.length ? `reasons: ${reasons.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
     cost: streaming ? '…' : fmtUsd(s.costUsd),
     duration: fmtDuration((s.endedAt ?? (streaming ? now : null)) === null ? null : (s.endedAt ?? now) - s.startedAt),
     preview: s.preview ?? (s.error ? s.error.message : ''),

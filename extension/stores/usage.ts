@@ -10,7 +10,8 @@ export const useUsageStore = defineStore('usage', () => {
 
   const today = computed(() => live.value?.today ?? null);
   const session = computed(() => live.value?.session ?? null);
-  const highestLimit = computed(() => highestUsedPercent(rateLimits.value));
+  // Read when the rate limits change; the gauges themselves re-check staleness on their clock.
+  const highestLimit = computed(() => highestUsedPercent(rateLimits.value, Date.now()));
 
   function applyUsage(u: LiveUsage): void {
     live.value = u;

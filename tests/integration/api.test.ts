@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { message, response } from '../support/sse';
@@ -146,6 +148,62 @@ describe('the REST API', () => {
     await codexRequest('a-plain-text-1');
     await c.idle();
     expect((await json('/exchanges')).items).toHaveLength(1);
+  });
+
+  it('pauses and resumes on a full disk, answering the new state and that it could not be saved', async () => {
+    // settings.json is written through a temp file beside it; pointing that at /dev/full makes the
+    // write fail with ENOSPC exactly as on a full disk.
+    const tmp = `${path.join(c.home, 'settings.json')}.${process.pid}.tmp`;
+    const fillDisk = () => fs.symlinkSync('/dev/full', tmp);
+    try {
+      fillDisk();
+      const paused = await api('/capture/pause', { method: 'POST' });
+      expect(paused.status).toBe(200);
+      const state = JSON.parse(paused.body.toString());
+      expect(state).toMatchObject({ paused: true, saveError: expect.stringMatching(/ENOSPC/) });
+      expect(state.errors).toBeGreaterThan(0);
+      expect((await json('/status')).capture).toMatchObject({ paused: true, saveError: expect.stringMatching(/ENOSPC/) });
+      expect(fs.existsSync(tmp)).toBe(false);
+
+      fillDisk();
+      expect(await json('/capture/resume', { method: 'POST' })).toMatchObject({
+        paused: false,
+        saveError: expect.stringMatching(/ENOSPC/),
+      });
+      // Space is back: the next change is saved and the problem is gone.
+      expect(await json('/capture/resume', { method: 'POST' })).toEqual({ paused: false, errors: 0, lastError: null });
+      expect(JSON.parse(fs.readFileSync(path.join(c.home, 'settings.json'), 'utf8'))).toMatchObject({ capturePaused: false });
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  });
+
+  it('counts a record the full disk holds back as a capture error until the retry writes it', async () => {
+    await codexRequest('a-plain-text-1');
+    await c.idle();
+    const sessions = path.join(c.home, 'sessions');
+    const log = path.join(sessions, fs.readdirSync(sessions)[0], 'log.jsonl');
+    fs.renameSync(log, log + '.saved');
+    fs.symlinkSync('/dev/full', log);
+    try {
+      await codexRequest('a-plain-text-1');
+      await c.idle();
+      const failing = StatusResponseSchema.parse(await json('/status'));
+      // The record and its analysis line: two writes held back, each counted once.
+      expect(failing.capture).toMatchObject({ errors: 2, lastError: expect.stringMatching(/ENOSPC/) });
+      expect(failing.store).toMatchObject({ writeErrors: 2, pendingWrites: 2, writeFailing: true });
+    } finally {
+      fs.unlinkSync(log);
+      fs.renameSync(log + '.saved', log);
+    }
+    // No further traffic: the store's own retry writes the record and the error goes away.
+    await vi.waitFor(async () => expect((await json('/status')).capture).toEqual({ paused: false, errors: 0, lastError: null }), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    const recovered = StatusResponseSchema.parse(await json('/status'));
+    expect(recovered.store).toMatchObject({ writeErrors: 2, pendingWrites: 0, writeFailing: false });
+    expect(recovered.store.lastWriteError?.recoveredAt).toEqual(expect.any(Number));
   });
 
   it('reports the latest rate limits and the capture status', async () => {

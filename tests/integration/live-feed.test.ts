@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
@@ -6,6 +7,7 @@ import { message, response } from '../support/sse';
 import { rawRequest } from '../support/http';
 import { openFeed } from '../support/live-client';
 import { PROTOCOL_VERSION } from '../../companion/protocol/version';
+import { MAX_SUBSCRIPTIONS } from '../../companion/live/hub';
 import { fakeKey } from '../support/keys';
 
 const EXT = 'chrome-extension://dceflbcgefibjiafpacongiijjkjedae';
@@ -58,6 +60,20 @@ describe('the live feed', () => {
     expect((await feed.closed).code).toBe(4408);
   });
 
+  it('counts as live clients only the sockets that said hello', async () => {
+    const liveClients = async () =>
+      JSON.parse((await rawRequest(`${c.url}/api/status`, { headers: { authorization: `Bearer ${c.token()}` } })).body.toString())
+        .liveClients;
+    const silent = await openFeed(c.url, { hello: null, origin: EXT });
+    expect(await liveClients()).toBe(0);
+    const paired = await openFeed(c.url, { token: c.token(), origin: EXT });
+    await paired.waitFor('feed/snapshot');
+    expect(await liveClients()).toBe(1);
+    silent.close();
+    paired.close();
+    await Promise.all([silent.closed, paired.closed]);
+  });
+
   it('refuses a wrong token', async () => {
     const feed = await openFeed(c.url, { token: 'wrong' });
     expect(await feed.waitFor('feed/error')).toMatchObject({ code: 'unauthorized' });
@@ -86,6 +102,57 @@ describe('the live feed', () => {
     feed.send({ type: 'feed/resync' });
     await expect.poll(() => feed.messages.filter((m) => m.type === 'feed/snapshot').length).toBe(2);
     expect(feed.invalid).toEqual([]);
+    feed.close();
+  });
+
+  it('prepares at most one snapshot at a time for a client that asks for many while it cannot take them', async () => {
+    let companionSide: WebSocket | null = null;
+    const attach = c.hub.attach.bind(c.hub);
+    c.hub.attach = (ws, req) => {
+      companionSide = ws;
+      attach(ws, req);
+    };
+    try {
+      const feed = await openFeed(c.url, { token: c.token(), origin: EXT });
+      await feed.waitFor('feed/snapshot');
+      // The companion's side of the socket looks full, as with a client that stopped reading.
+      const side = companionSide!;
+      let stalled = true;
+      const real = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(side), 'bufferedAmount')!.get!;
+      Object.defineProperty(side, 'bufferedAmount', { get: () => (stalled ? 1 << 30 : (real.call(side) as number)) });
+      let arrived = 0;
+      const allArrived = new Promise<void>((resolve) => side.on('message', () => ++arrived === 500 && resolve()));
+      for (let i = 0; i < 500; i++) feed.send({ type: 'feed/resync' });
+      await allArrived;
+      stalled = false;
+      feed.send('{not json'); // answered after everything queued before it
+      await feed.waitFor('feed/error');
+      expect(feed.messages.filter((m) => m.type === 'feed/snapshot')).toHaveLength(2);
+      expect(feed.messages.filter((m) => m.type === 'feed/reset')).toEqual([]);
+      feed.close();
+    } finally {
+      c.hub.attach = attach;
+    }
+  });
+
+  it('bounds the subscriptions of one client, refusing those past the limit and keeping the connection', async () => {
+    const feed = await openFeed(c.url, { token: c.token(), origin: EXT });
+    await feed.waitFor('feed/snapshot');
+    const errors = () => feed.messages.filter((m) => m.type === 'feed/error');
+    const snapshots = () => feed.messages.filter((m) => m.type === 'feed/snapshot').length;
+    for (let i = 0; i < 40; i++) feed.send({ type: 'exchange/subscribe', id: `ex-${i}` });
+    feed.send({ type: 'exchange/subscribe', id: 'ex-0' }); // already subscribed: no new one
+    feed.send({ type: 'feed/resync' });
+    await expect.poll(snapshots).toBe(2);
+    expect(errors()).toHaveLength(40 - MAX_SUBSCRIPTIONS);
+    expect(errors()[0]).toMatchObject({ code: 'bad_message', message: expect.stringMatching(/subscriptions/) });
+    feed.send({ type: 'exchange/unsubscribe', id: 'ex-1' });
+    feed.send({ type: 'exchange/subscribe', id: 'ex-new' });
+    feed.send({ type: 'exchange/subscribe', id: 'x'.repeat(200) });
+    feed.send({ type: 'feed/resync' });
+    await expect.poll(snapshots).toBe(3);
+    expect(errors()).toHaveLength(40 - MAX_SUBSCRIPTIONS + 1);
+    expect(feed.ws.readyState).toBe(feed.ws.OPEN);
     feed.close();
   });
 

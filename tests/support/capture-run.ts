@@ -7,6 +7,7 @@ import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol/e
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream';
 import { scenarios, type ScenarioName } from './scenarios';
 import { startTestCompanion, type TestCompanion } from './companion';
+import type { CompanionOptions } from '../../companion/server';
 import { runCodex, type CodexRun, type CodexRunOptions } from './codex';
 
 export interface CaptureRun {
@@ -19,9 +20,13 @@ export interface CaptureRun {
   dispose(): Promise<void>;
 }
 
-export async function captureRun(scenario: ScenarioName, opts: Partial<CodexRunOptions> = {}): Promise<CaptureRun> {
+export async function captureRun(
+  scenario: ScenarioName,
+  opts: Partial<CodexRunOptions> = {},
+  companionOpts: Partial<CompanionOptions> = {},
+): Promise<CaptureRun> {
   const upstream = await startFakeUpstream({ scenario: scenarios[scenario]() });
-  const companion = await startTestCompanion({ apiUpstream: upstream.baseUrl });
+  const companion = await startTestCompanion({ apiUpstream: upstream.baseUrl, ...companionOpts });
   const run = await runCodex({ prompt: 'run echo hi', baseUrl: `${companion.url}/v1`, ...opts });
   await companion.idle();
   const summaries = companion.store.list({ limit: 1000 }).items.reverse();

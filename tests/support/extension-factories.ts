@@ -67,7 +67,16 @@ export function fakeSummary(over: DeepPartial<ExchangeSummary> = {}): ExchangeSu
     preview: 'Hello from the fake upstream.',
     requestBytes: 12000,
     responseBytes: 3000,
-    cache: { hitRate: 0.82, miss: false, reasons: [], expectedCachedTokens: 4096, missedTokens: null, missCostUsd: null },
+    cache: {
+      verdict: 'hit',
+      why: 'read 4,096 cached tokens where 4,096 were expected',
+      hitRate: 0.82,
+      miss: false,
+      reasons: [],
+      expectedCachedTokens: 4096,
+      missedTokens: null,
+      missCostUsd: null,
+    },
     costUsd: 0.0023,
     facts: null,
   };
@@ -102,15 +111,20 @@ export function fakeLiveUsage(over: DeepPartial<LiveUsage> = {}): LiveUsage {
   return merge<LiveUsage>({ timeZone: 'UTC', today: fakeRollup(), session: { sessionId: 'sess-1', usage: fakeRollup() } }, over);
 }
 
-export function fakeRateLimits(primaryUsed: number | null = 42, secondaryUsed: number | null = 10): RateLimits {
+/**
+ * A reading taken at `observedAt` (default: now, so the windows have not reset yet): the 5-hour
+ * window resets an hour later, the weekly one a day later.
+ */
+export function fakeRateLimits(primaryUsed: number | null = 42, secondaryUsed: number | null = 10, observedAt = Date.now()): RateLimits {
+  const at = Math.floor(observedAt / 1000);
   return {
-    observedAt: T0,
+    observedAt,
     codex: [
       {
         limitId: 'codex',
         limitName: null,
-        primary: { usedPercent: primaryUsed, windowMinutes: 300, resetsAt: Math.floor(T0 / 1000) + 3600 },
-        secondary: { usedPercent: secondaryUsed, windowMinutes: 10080, resetsAt: Math.floor(T0 / 1000) + 86400 },
+        primary: { usedPercent: primaryUsed, windowMinutes: 300, resetsAt: at + 3600 },
+        secondary: { usedPercent: secondaryUsed, windowMinutes: 10080, resetsAt: at + 86400 },
       },
     ],
     credits: null,

@@ -34,7 +34,8 @@ interface Pending {
   reject(e: Error): void;
 }
 
-export async function launchFirefoxWithExtension(extensionDir: string): Promise<FirefoxSession> {
+/** Firefox with the extension in `extensionDir` installed, or a plain Firefox when it is null. */
+export async function launchFirefoxWithExtension(extensionDir: string | null): Promise<FirefoxSession> {
   const exe = firefoxPath();
   if (!exe) throw new Error("Firefox not found: install Debian's `firefox-esr` package or set FIREFOX_PATH.");
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-devtools-firefox-'));
@@ -86,7 +87,7 @@ export async function launchFirefoxWithExtension(extensionDir: string): Promise<
     });
 
   await send('session.new', { capabilities: {} });
-  await send('webExtension.install', { extensionData: { type: 'path', path: extensionDir } });
+  if (extensionDir) await send('webExtension.install', { extensionData: { type: 'path', path: extensionDir } });
   const tree = await send<{ contexts: { context: string }[] }>('browsingContext.getTree', {});
   const context = tree.contexts[0].context;
 

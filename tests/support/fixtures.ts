@@ -26,6 +26,6 @@ export function httpFixtureNames(): string[] {
 }
 
 /** The fixture's SSE exactly as the fake wrote it on the wire. */
-export function fixtureSse(f: HttpFixture, framing: 'lf' | 'crlf' = 'lf'): Buffer {
+export function fixtureSse(f: HttpFixture, framing: 'lf' | 'crlf' | 'cr' = 'lf'): Buffer {
   return Buffer.from(encodeSse(f.response_sent_by_fake_upstream.sse_events ?? [], framing));
 }

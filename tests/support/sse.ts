@@ -149,7 +149,7 @@ export function plainItem(item: Record<string, unknown>) {
 }
 
 /** Serialises events the way OpenAI frames them: `event:` line, one `data:` line, blank line. */
-export function encodeSse(events: SseEvent[], framing: 'lf' | 'crlf' = 'lf'): string {
-  const nl = framing === 'crlf' ? '\r\n' : '\n';
+export function encodeSse(events: SseEvent[], framing: 'lf' | 'crlf' | 'cr' = 'lf'): string {
+  const nl = { lf: '\n', crlf: '\r\n', cr: '\r' }[framing];
   return events.map((e) => `event: ${e.type}${nl}data: ${JSON.stringify(e)}${nl}${nl}`).join('');
 }

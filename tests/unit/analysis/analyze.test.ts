@@ -61,7 +61,8 @@ describe('analyzeExchange', () => {
     // No shortfall at all: a long idle time alone is not a miss.
     expect(cacheBrief(a).reasons).toEqual([]);
     const cold = cacheBrief(analyzeExchange(first, null));
-    expect(cold).toMatchObject({ miss: false, reasons: ['cold'], expectedCachedTokens: 0 });
+    expect(cold).toMatchObject({ verdict: 'cold', miss: false, reasons: [], expectedCachedTokens: 0 });
+    expect(cold.why).toContain('first request of this thread');
   });
 
   it('collects the facts roll-ups need: effort, service tier, spawn calls', async () => {
@@ -74,10 +75,16 @@ describe('analyzeExchange', () => {
 
   it('gives non-model exchanges no cache verdict', async () => {
     const record = { ...(await recordFrom(loadFixture('a-plain-text-1.json'))), kind: 'other' as const };
-    expect(analyzeExchange(record, null).cache).toMatchObject({ miss: false, reasons: [], expectedCachedTokens: null });
+    expect(analyzeExchange(record, null).cache).toMatchObject({
+      verdict: 'not_applicable',
+      miss: false,
+      reasons: [],
+      expectedCachedTokens: null,
+    });
   });
 
-  it('analyses a 1 MB request in well under a second', async () => {
+  // Its time belongs in `npm run bench`, not here: a wall-clock budget fails on a loaded machine.
+  it('analyses a 1 MB request whole: the diff and every token of its context', async () => {
     const previousFx = loadFixture('codemode-tool-call-2.json');
     const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(' ');
     let n = 0;
@@ -97,11 +104,8 @@ describe('analyzeExchange', () => {
     const previous = await recordFrom(previousFx, { id: 'p', startedAt: T0 });
     const current = await recordFrom(currentFx, { id: 'c', startedAt: T0 + 5000 });
     expect(JSON.stringify(current.request.body).length).toBeGreaterThanOrEqual(1_000_000);
-    const started = performance.now();
     const a = analyzeExchange(current, previous);
-    const elapsed = performance.now() - started;
     expect(a.diff!.prefixPreserved).toBe(true);
     expect(a.context!.totalTokens).toBeGreaterThan(200_000);
-    expect(elapsed).toBeLessThan(1000);
   });
 });

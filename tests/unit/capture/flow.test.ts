@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpFixtureNames, loadFixture } from '../../support/fixtures';
+import { fixtureSse, httpFixtureNames, loadFixture } from '../../support/fixtures';
 import { replay, replayFixture } from '../../support/flows';
 import { encodeSse, functionCall, message, plainItem, reasoning, response } from '../../support/sse';
 import { seededSplits } from '../../support/chunks';
@@ -50,6 +50,17 @@ describe('capture of a recorded exchange', () => {
     for (const chunks of seededSplits(Buffer.from(encodeSse(f.response_sent_by_fake_upstream.sse_events!, 'crlf')), 10, 7)) {
       const r = await replayFixture(f, { responseBytes: Buffer.concat(chunks), chunks: () => chunks });
       expect(strip(r)).toEqual(strip(whole));
+    }
+  });
+
+  it('records a correctly ended CR-only stream as completed, however it is chunked', async () => {
+    const f = loadFixture('c-reasoning-2');
+    const bytes = fixtureSse(f, 'cr');
+    for (const chunks of [[bytes], ...seededSplits(bytes, 5, 3)]) {
+      const r = await replay(req(f.request.body), ok(bytes), { chunks: () => chunks });
+      expect(r.status).toBe('completed');
+      expect(r.error).toBeNull();
+      expect(r.response.events.every((e) => e.invalid === undefined)).toBe(true);
     }
   });
 
@@ -165,6 +176,25 @@ describe('capture of a recorded exchange', () => {
     const r = await replay(req(), ok(sse(events)));
     expect(r.status).toBe('failed');
     expect(r.error).toEqual({ code: 'error_event', message: 'slow down', upstreamCode: 'rate_limit_exceeded' });
+  });
+
+  it('ends as an upstream error carrying the text when an error event has non-JSON data', async () => {
+    const head = sse(response([message('hi')], { end: 'none' }));
+    const bytes = Buffer.concat([head, Buffer.from('event: error\ndata: upstream overloaded, try again\n\n')]);
+    const r = await replay(req(), ok(bytes));
+    expect(r.status).toBe('failed');
+    expect(r.error).toEqual({ code: 'error_event', message: 'upstream overloaded, try again', upstreamCode: null });
+    expect(r.response.events.at(-1)).toMatchObject({
+      type: 'error',
+      data: 'upstream overloaded, try again',
+      invalid: 'data is not valid JSON',
+    });
+  });
+
+  it('does not take an error event cut off by the end of the stream as the upstream error', async () => {
+    const head = sse(response([message('hi')], { end: 'none' }));
+    const r = await replay(req(), ok(Buffer.concat([head, Buffer.from('event: error\ndata: upstream overl')])));
+    expect(r.error?.code).toBe('stream_truncated');
   });
 
   it('ends as failed when the stream closes before response.completed, keeping what arrived', async () => {

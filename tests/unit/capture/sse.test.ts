@@ -40,11 +40,11 @@ describe('SSE decoding for capture', () => {
     for (const chunks of everySplit(buf)) expect(decode(chunks).events).toEqual(whole);
   });
 
-  it('gives the same events for seeded random chunkings of every fixture, LF and CRLF', () => {
+  it('gives the same events for seeded random chunkings of every fixture, LF, CRLF and CR', () => {
     for (const name of httpFixtureNames()) {
       const f = loadFixture(name);
       const whole = decode([fixtureSse(f)]).events;
-      for (const framing of ['lf', 'crlf'] as const) {
+      for (const framing of ['lf', 'crlf', 'cr'] as const) {
         for (const chunks of seededSplits(fixtureSse(f, framing), 25, name.length)) expect(decode(chunks).events, name).toEqual(whole);
       }
     }
@@ -68,6 +68,22 @@ describe('SSE decoding for capture', () => {
   it('accepts bare CR line ends and a leading byte-order mark', () => {
     const { events } = decode([bytes('\ufeffdata: a\r\rdata: b\r\n\r\n')]);
     expect(events.map((e) => e.data)).toEqual(['a', 'b']);
+  });
+
+  it('takes a CR at the very end of the stream as a line end, so the last event is complete', () => {
+    const { events } = decode([bytes('data: a\r\rdata: b\r\r')]);
+    expect(events).toEqual([
+      { event: undefined, data: 'a', unterminated: false },
+      { event: undefined, data: 'b', unterminated: false },
+    ]);
+  });
+
+  it('still marks an event whose data line ends in a final CR as unterminated', () => {
+    const { events } = decode([bytes('data: a\r\rdata: b\r')]);
+    expect(events.map((e) => [e.data, e.unterminated])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
   });
 
   it('surfaces an event cut off by the end of the stream, marked unterminated', () => {

@@ -3,25 +3,41 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { parseDoc } from '../../../extension/lib/concept-doc';
-import { browserLanguages, bundledDocs, createDocLibrary, matchLanguage, resolveLanguage } from '../../../extension/lib/docs';
+import {
+  SUPPORTED_LANGUAGES,
+  browserLanguages,
+  bundledDocs,
+  createDocLibrary,
+  languageName,
+  matchLanguage,
+  resolveLanguage,
+} from '../../../extension/lib/docs';
 
 const library = createDocLibrary({
   '/concepts/en/alpha.md': '---\ntitle: Alpha\nkind: concept\n---\nEnglish alpha.',
   '/concepts/en/tool.exec.md': '---\ntitle: exec\nkind: tool\ntool: exec\nparams: []\n---\nEnglish exec.',
   '/concepts/en/tool.collaboration.spawn_agent.md': '---\ntitle: spawn\nkind: tool\n---\nSpawn.',
   '/concepts/en/mcp-tools.md': '---\ntitle: MCP\nkind: concept\n---\nMCP.',
-  '/concepts/zh/alpha.md': '---\ntitle: 阿尔法\nkind: concept\n---\n中文。',
+  '/concepts/zh/alpha.md': '---\ntitle: 阿尔法\nkind: concept\nsource: 0123456789ab\n---\n中文。',
+  '/concepts/en/GLOSSARY.md': '# Glossary\n\n| key | term | forms |\n|---|---|---|\n| turn | turn | |',
+  '/concepts/zh/GLOSSARY.md': '# 术语表\n\n| key | term | forms |\n|---|---|---|\n| turn | 轮次 | |',
 });
 
 describe('the bundled concept docs', () => {
   it('contains every English doc on disk, bundled at build time', () => {
     const onDisk = fs
       .readdirSync(path.resolve('concepts/en'))
-      .filter((f) => f.endsWith('.md'))
+      .filter((f) => f.endsWith('.md') && f !== 'GLOSSARY.md')
       .map((f) => f.slice(0, -3))
       .sort();
     expect(bundledDocs.names()).toEqual(onDisk);
     expect(bundledDocs.get('prompt-caching', 'en')?.doc.body).toContain('`idle_gap`');
+  });
+
+  it('leaves out the glossaries, which are for translators, not readers', () => {
+    expect(bundledDocs.has('GLOSSARY')).toBe(false);
+    expect(library.names()).not.toContain('GLOSSARY');
+    expect(library.get('GLOSSARY', 'zh')).toBeNull();
   });
 });
 
@@ -34,6 +50,13 @@ describe('parsing a doc', () => {
     );
     expect(doc).toMatchObject({ title: 'web.run: search', kind: 'tool', tool: 'web.run', namespace: 'web', params: ['open', 'find'] });
     expect(doc.body).toBe('Body text.');
+  });
+
+  it('ignores the `source` hash a translation records, and does not need it', () => {
+    const withSource = parseDoc('alpha', 'zh', '---\ntitle: 阿尔法\nkind: concept\nsource: 0123456789ab\n---\n中文。');
+    expect(withSource).toEqual({ ...parseDoc('alpha', 'zh', '---\ntitle: 阿尔法\nkind: concept\n---\n中文。') });
+    expect(withSource).not.toHaveProperty('source');
+    expect(library.get('alpha', 'zh')?.doc).toMatchObject({ title: '阿尔法', body: '中文。' });
   });
 
   it('treats a doc without front matter as a concept titled by its file name', () => {
@@ -55,6 +78,25 @@ describe('choosing the language', () => {
     expect(matchLanguage('pt', ['en', 'pt-BR'])).toBe('pt-BR');
     expect(matchLanguage('pt_br', ['en', 'pt-BR'])).toBe('pt-BR');
     expect(matchLanguage('zh-TW', ['en', 'zh'])).toBe('zh');
+  });
+
+  it('tells Traditional from Simplified Chinese by region and script', () => {
+    const available = ['en', 'zh', 'zh-TW', 'ja'];
+    for (const tag of ['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-HK', 'zh_TW', 'zh-hant-tw'])
+      expect([tag, matchLanguage(tag, available)]).toEqual([tag, 'zh-TW']);
+    for (const tag of ['zh', 'zh-CN', 'zh-SG', 'zh-Hans', 'zh-Hans-CN', 'zh-Hans-HK', 'zh_CN'])
+      expect([tag, matchLanguage(tag, available)]).toEqual([tag, 'zh']);
+    expect(matchLanguage('zh-HK', ['en', 'zh'])).toBe('zh');
+    expect(matchLanguage('zh-CN', ['en', 'zh-TW'])).toBe('zh-TW');
+    expect(resolveLanguage('auto', ['zh-HK', 'en'])).toBe('zh-TW');
+    expect(resolveLanguage(null, ['zh-CN'])).toBe('zh');
+  });
+
+  it('offers all ten languages, each with its native name', () => {
+    expect(SUPPORTED_LANGUAGES).toEqual(['en', 'zh', 'zh-TW', 'ja', 'ko', 'pt-BR', 'ru', 'es', 'de', 'fr']);
+    expect(languageName('zh-TW')).toBe('繁體中文');
+    expect(languageName('ko')).toBe('한국어');
+    expect(SUPPORTED_LANGUAGES.filter((l) => languageName(l) === l)).toEqual([]);
   });
 
   it('falls back to English when nothing matches', () => {

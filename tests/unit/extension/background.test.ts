@@ -1,7 +1,7 @@
 import { getActivePinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBackground } from '../../../extension/lib/background';
+import { RETRY_ALARM, startBackground } from '../../../extension/lib/background';
 import { writeSettings } from '../../../extension/lib/settings-storage';
 import { WAKE_MESSAGE } from '../../../extension/lib/wake';
 import { useConnectionStore } from '../../../extension/stores/connection';
@@ -44,6 +44,31 @@ describe('the background', () => {
     conns.latest().accept();
     conns.latest().deliver(fakeSnapshot(1, [], { capture: { paused: false, errors: 3, lastError: 'disk full' } }));
     await vi.waitFor(() => expect(lastBadge(badge)).toBe('!'));
+  });
+
+  it('says "off" on the badge when the companion goes away, and clears it when the feed is back', async () => {
+    const { badge, conns } = await started();
+    conns.latest().accept();
+    conns.latest().deliver(fakeSnapshot(1, []));
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe(''));
+    conns.latest().drop(1006, '');
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe('off'));
+    useConnectionStore().retryNow();
+    conns.latest().accept();
+    conns.latest().deliver(fakeSnapshot(1, []));
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe(''));
+  });
+
+  it('keeps a 30 s alarm that retries a lost companion, and leaves a connected feed alone', async () => {
+    const { conns } = await started();
+    expect(await fakeBrowser.alarms.get(RETRY_ALARM)).toMatchObject({ periodInMinutes: 0.5 });
+    conns.latest().accept();
+    conns.latest().deliver(fakeSnapshot(1, []));
+    await fakeBrowser.alarms.onAlarm.trigger({ name: RETRY_ALARM, scheduledTime: Date.now() });
+    expect(conns.sockets).toHaveLength(1);
+    conns.latest().drop(1006, '');
+    await fakeBrowser.alarms.onAlarm.trigger({ name: RETRY_ALARM, scheduledTime: Date.now() });
+    expect(conns.sockets).toHaveLength(2);
   });
 
   it('reconnects at once when a page wakes it while the companion was unreachable', async () => {

@@ -7,7 +7,7 @@ import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { useUsageStore } from '../../../extension/stores/usage';
 import { fakeConnections, type FakeSocket } from '../../support/fake-connection';
-import { fakeLiveUsage, fakeRollup, fakeSnapshot, fakeSummary } from '../../support/extension-factories';
+import { fakeLiveUsage, fakeRateLimits, fakeRollup, fakeSnapshot, fakeSummary } from '../../support/extension-factories';
 
 const TOKEN = 'test-token-0123456789';
 
@@ -218,15 +218,7 @@ describe('the connection store', () => {
     socket.deliver({
       type: 'ratelimits/updated',
       seq: 2,
-      rateLimits: {
-        observedAt: 1,
-        codex: [{ limitId: 'codex', limitName: null, primary: { usedPercent: 85, windowMinutes: 300, resetsAt: 2 }, secondary: null }],
-        credits: null,
-        api: null,
-        planType: null,
-        promoMessage: null,
-        reachedType: null,
-      },
+      rateLimits: fakeRateLimits(85, null),
     });
     expect(useUsageStore().highestLimit).toBe(85);
   });

@@ -6,10 +6,13 @@ import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeRecord } from '../../../companion/protocol';
 import PanelApp from '../../../extension/components/panel/PanelApp.vue';
+import { EMPTY_FILTER, filterPredicate } from '../../../extension/lib/exchange-filter';
 import { useDetailStore } from '../../../extension/stores/detail';
 import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { useUiStore } from '../../../extension/stores/ui';
+import { loadFixture as loadHttpFixture } from '../../support/fixtures';
+import { replayFixture } from '../../support/flows';
 import { analyseAll, loadFixture, recordFrom } from '../../support/records';
 
 const ATTACK = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>';
@@ -31,15 +34,15 @@ beforeAll(async () => {
   [record] = analyseAll([await recordFrom(fx, { id: 'x-attack' })]);
 });
 
-async function openDetail(): Promise<VueWrapper> {
+async function openDetail(shown: ExchangeRecord = record): Promise<VueWrapper> {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify(record), { status: 200, headers: { 'content-type': 'application/json' } })),
+    vi.fn(async () => new Response(JSON.stringify(shown), { status: 200, headers: { 'content-type': 'application/json' } })),
   );
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
-  useExchangesStore().applySnapshot([record], { keepInFlight: false });
+  useExchangesStore().applySnapshot([shown], { keepInFlight: false });
   wrapper = mount(PanelApp, { global: { plugins: [pinia] }, attachTo: document.body });
-  await useDetailStore().select(record.id);
+  await useDetailStore().select(shown.id);
   await flushPromises();
   return wrapper;
 }
@@ -125,8 +128,48 @@ describe('the detail pane', () => {
     const w = await openDetail();
     await tab(w, 'usage');
     const u = w.get('[data-testid="usage-tab"]');
-    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('gpt-6.1-sol');
+    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('no price is known for gpt-6.1-sol');
+    expect(u.get('[data-testid="cost-unknown"]').text()).toContain('prices.json');
+    expect(u.get('[data-testid="price-row-example"]').text()).toContain('"model": "gpt-6.1-sol"');
     expect(u.get('[data-field="cached"]').text()).toBe(String(record.usage!.cachedTokens!.toLocaleString('en-US')));
     expect(u.text()).toContain('part of input_tokens');
+  });
+
+  it('calls the cache verdict of a 429 that never reached the model "not applicable", with its why, in the Cache tab and the row', async () => {
+    const [refused] = analyseAll([await replayFixture(loadHttpFixture('d-http429-usage-limit-1'), { id: 'x-429' })]);
+    const w = await openDetail(refused);
+    await tab(w, 'cache');
+    const verdict = w.get('[data-testid="cache-verdict"]');
+    expect(verdict.text()).toBe('not applicable');
+    expect(w.get('[data-testid="cache-why"]').text()).toContain('HTTP 429');
+    expect(w.find('[data-testid="cache-reasons"]').exists()).toBe(false);
+    expect(w.get('[data-testid="cache-tab"]').text()).not.toContain('no miss');
+    const row = w.get('[data-testid="exchange-row"] [data-col="cache"]');
+    expect(row.text()).toBe('n/a');
+    expect(row.attributes('title')).toContain('not applicable: HTTP 429');
+  });
+
+  it('shows "requested → served" when another model answered, prices the served one and says so, and finds it by either', async () => {
+    const fx = loadFixture('codemode-text-1.json');
+    for (const e of fx.response_sent_by_fake_upstream!.sse_events ?? []) {
+      const r = e.response as { model?: string } | undefined;
+      if (r?.model) r.model = 'gpt-5-codex';
+    }
+    const [served] = analyseAll([await recordFrom(fx, { id: 'x-served' })]);
+    const w = await openDetail(served);
+    expect(w.get('[data-testid="exchange-row"] [data-col="model"]').text()).toBe('gpt-6.1-sol → gpt-5-codex');
+    expect(w.get('[data-testid="detail-model"]').text()).toBe('gpt-6.1-sol → gpt-5-codex');
+    await tab(w, 'usage');
+    expect(w.get('[data-testid="priced-as"]').text()).toContain(
+      'priced as gpt-5-codex, the model that served the request (Codex requested gpt-6.1-sol)',
+    );
+    expect(w.get('[data-testid="cost-total"]').text()).toMatch(/^\$/);
+    for (const needle of ['gpt-6.1-sol', 'gpt-5-codex']) expect(filterPredicate({ ...EMPTY_FILTER, text: needle })(served)).toBe(true);
+    expect(filterPredicate({ ...EMPTY_FILTER, text: 'gpt-4o' })(served)).toBe(false);
+  });
+
+  it('shows the model alone when the one that answered is the one requested', async () => {
+    const w = await openDetail();
+    expect(w.get('[data-testid="exchange-row"] [data-col="model"]').text()).toBe('gpt-6.1-sol');
   });
 });

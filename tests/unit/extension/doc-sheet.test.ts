@@ -2,6 +2,7 @@
 import '../../support/happy-dom-node-accessors';
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { nextTick } from 'vue';
 import DocSheet from '../../../extension/components/docs/DocSheet.vue';
 import { DOC_LIBRARY, createDocLibrary } from '../../../extension/lib/docs';
 
@@ -18,7 +19,9 @@ const testDocs = createDocLibrary({
   'en/tool.demo.md':
     '---\ntitle: demo\nkind: tool\ntool: demo\nparams: [a]\n---\nTakes `a`.\n\n```json\n{"a": 1}\n```\n\n[Web](https://example.com/page)',
   'en/only-english.md': '---\ntitle: Only English\nkind: concept\n---\nThe English text.',
-  'zh/tool.demo.md': '---\ntitle: 演示\nkind: tool\ntool: demo\nparams: [a]\n---\n参数 `a`。',
+  'zh/tool.demo.md':
+    '---\ntitle: 演示\nkind: tool\ntool: demo\nparams: [a]\nsource: 0123456789ab\n---\n参数 `a`。\n\n[Only English](only-english.md)',
+  'zh-TW/tool.demo.md': '---\ntitle: 示範\nkind: tool\ntool: demo\nparams: [a]\n---\n參數 `a`。',
 });
 
 let wrapper: VueWrapper | undefined;
@@ -77,6 +80,38 @@ describe('the doc sheet', () => {
     const w = open({ doc: 'only-english', lang: 'zh' }, testDocs);
     expect(w.get('[data-testid="doc-fallback"]').text()).toContain('中文');
     expect(w.get('[data-testid="doc-body"]').text()).toBe('The English text.');
+  });
+
+  it('keeps the fallback note in view: at the top of a linked doc that lacks the translation', async () => {
+    const w = open({ doc: 'tool.demo', lang: 'zh' }, testDocs);
+    expect(w.find('[data-testid="doc-fallback"]').exists()).toBe(false);
+    const sheet = w.get('.doc-sheet').element as HTMLElement;
+    const scrollTo = vi.fn();
+    sheet.scrollTo = scrollTo as never;
+    await w.get('[data-testid="doc-body"] a[data-doc="only-english"]').trigger('click');
+    await nextTick();
+    const note = w.get('[data-testid="doc-fallback"]');
+    expect(note.attributes('role')).toBe('note');
+    expect(note.text()).toBe('Not yet available in 简体中文: showing the English text.');
+    expect(note.element.nextElementSibling).toBe(w.get('[data-testid="doc-body"]').element);
+    expect(w.get('[data-testid="doc-body"]').attributes('lang')).toBe('en');
+    expect(scrollTo).toHaveBeenCalledWith({ top: 0 });
+  });
+
+  it('follows the language setting while open, and the browser when the setting is auto', async () => {
+    const w = open({ doc: 'tool.demo', lang: 'zh' }, testDocs);
+    expect(w.get('[data-testid="doc-body"]').attributes('lang')).toBe('zh');
+    await w.setProps({ lang: 'zh-TW' });
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('示範');
+    await w.setProps({ lang: 'en' });
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('demo');
+    vi.stubGlobal('navigator', { languages: ['zh-HK'], language: 'zh-HK' });
+    try {
+      await w.setProps({ lang: 'auto' });
+      expect(w.get('[data-testid="doc-title"]').text()).toBe('示範');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('shows the translation without a note when the chosen language has the doc', () => {

@@ -65,6 +65,8 @@ describe('the exchange list', () => {
   it('marks a cache miss with a badge that names its reasons', () => {
     const s = fakeSummary({
       cache: {
+        verdict: 'miss',
+        why: 'read 400 cached tokens where 4,096 were expected: 3,696 short',
         hitRate: 0.1,
         miss: true,
         reasons: ['tools_changed', 'idle_gap'],
@@ -75,7 +77,9 @@ describe('the exchange list', () => {
     });
     const w = show(s);
     expect(w.get('[data-testid="miss-badge"]').text()).toBe('miss');
-    expect(w.get(`[data-id="${s.id}"] [data-col="cache"]`).attributes('title')).toBe('reasons: tools_changed, idle_gap');
+    expect(w.get(`[data-id="${s.id}"] [data-col="cache"]`).attributes('title')).toBe(
+      'cache miss: read 400 cached tokens where 4,096 were expected: 3,696 short · reasons: tools_changed, idle_gap',
+    );
   });
 
   it('renders only the rows in view, even with thousands held', () => {

@@ -62,9 +62,33 @@ describe('the options page', () => {
   it('offers every doc language and stores the choice', async () => {
     const w = await open();
     const select = w.get('[data-testid="doc-language"]');
-    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual(['auto', 'en', 'zh', 'pt-BR', 'ru', 'ja', 'es', 'de', 'fr']);
+    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual([
+      'auto',
+      'en',
+      'zh',
+      'zh-TW',
+      'ja',
+      'ko',
+      'pt-BR',
+      'ru',
+      'es',
+      'de',
+      'fr',
+    ]);
     await select.setValue('pt-BR');
     await flushPromises();
     expect((await readSettings()).docLanguage).toBe('pt-BR');
+  });
+
+  it('shows the open doc in the language chosen, switching as the choice changes', async () => {
+    const w = await open();
+    await w.get('[data-testid="doc-language"]').setValue('en');
+    await flushPromises();
+    await w.get('[data-testid="open-pairing-doc"]').trigger('click');
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('Pairing: what the companion can and cannot see');
+    await w.get('[data-testid="doc-language"]').setValue('ru');
+    await flushPromises();
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('Сопряжение: что компаньон видит и чего не видит');
+    expect(w.find('[data-testid="doc-fallback"]').exists()).toBe(false);
   });
 });

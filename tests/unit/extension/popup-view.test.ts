@@ -100,6 +100,22 @@ describe('the popup', () => {
     expect(gauges[1].text()).toContain('weekly window');
   });
 
+  it('marks a rate limit read before its window reset as stale, with when it was read, instead of showing it as current', async () => {
+    // A 429 two hours ago: the 5-hour window was full and has reset an hour ago; the weekly one has not.
+    const twoHoursAgo = Date.now() - 2 * 3600_000;
+    const limits = { ...fakeRateLimits(100, 42.5, twoHoursAgo), reachedType: 'usage_limit_reached' };
+    const { w } = await openPopup(fakeSnapshot(1, [], { rateLimits: limits }));
+    expect(w.get('[data-testid="limit-observed"]').text()).toBe('as of 2 h 00 m ago');
+    const [primary, secondary] = w.findAll('[data-testid="gauge"]');
+    expect(primary.attributes('data-stale')).toBe('true');
+    expect(primary.classes('high')).toBe(false);
+    expect(primary.get('[data-testid="gauge-stale"]').text()).toContain('stale: this window reset 1 h 00 m ago');
+    expect(secondary.attributes('data-stale')).toBe('false');
+    expect(secondary.find('[data-testid="gauge-stale"]').exists()).toBe(false);
+    // One window is still current, so the "limit reached" reading still shows, dated.
+    expect(w.get('[data-testid="rate-limits"]').text()).toMatch(/Limit reached: usage_limit_reached \(as of \d\d:\d\d:\d\d\)/);
+  });
+
   it('shows that capture is paused', async () => {
     const { w } = await openPopup(fakeSnapshot(1, [], { capture: { paused: true, errors: 0, lastError: null } }));
     expect(w.get('[data-testid="capture-paused"]').text()).toContain('paused');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Store } from '../../../companion/store/store';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
@@ -138,6 +138,56 @@ describe('the durable store', () => {
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
   });
 
+  it('tightens a state directory left open to others: folders to 0700, files to 0600, symlinks untouched', async () => {
+    const h = home();
+    const first = Store.open({ home: h, log });
+    await first.append((await sessionRecords(1))[0]);
+    first.close();
+    const dir = sessionDir(h);
+    const outside = path.join(home(), 'elsewhere.txt');
+    fs.writeFileSync(outside, 'not ours');
+    fs.chmodSync(outside, 0o644);
+    fs.symlinkSync(outside, path.join(h, 'link'));
+    for (const d of [h, path.join(h, 'sessions'), dir]) fs.chmodSync(d, 0o777);
+    for (const f of [path.join(h, 'store.json'), path.join(dir, 'log.jsonl'), path.join(dir, 'objects.jsonl')]) fs.chmodSync(f, 0o666);
+    Store.open({ home: h, log });
+    for (const d of [h, path.join(h, 'sessions'), dir]) expect(fs.statSync(d).mode & 0o777, d).toBe(0o700);
+    for (const f of [path.join(h, 'store.json'), path.join(dir, 'log.jsonl'), path.join(dir, 'objects.jsonl')])
+      expect(fs.statSync(f).mode & 0o777, f).toBe(0o600);
+    expect(fs.statSync(outside).mode & 0o777).toBe(0o644);
+  });
+
+  it('keeps a session whose id looks like a hashed folder name apart from the session hashed to it', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const [a, b] = await sessionRecords(2);
+    const odd = { ...a, sessionId: 'a session id/with a slash', threadId: 't-odd' };
+    await store.append(odd);
+    const hashedName = fs.readdirSync(path.join(h, 'sessions'))[0];
+    expect(hashedName).toMatch(/^h-[0-9a-f]{32}$/);
+    const lookalike = { ...b, sessionId: hashedName, threadId: 't-lookalike' };
+    await store.append(lookalike);
+    expect(fs.readdirSync(path.join(h, 'sessions'))).toHaveLength(2);
+    expect(await store.deleteSession(hashedName)).toBe(1);
+    expect(await store.get(odd.id)).toEqual(odd);
+    expect(await Store.open({ home: h, log }).get(odd.id)).toEqual(odd);
+  });
+
+  it('logs a torn final line it cuts off, naming the file', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    for (const r of await sessionRecords(2)) await store.append(r);
+    const dir = sessionDir(h);
+    for (const f of ['log.jsonl', 'objects.jsonl']) fs.appendFileSync(path.join(dir, f), '{"t":"x","id":"torn');
+    const lines: string[] = [];
+    const reopened = Store.open({ home: h, log: createLogger('info', (l) => lines.push(l)) });
+    expect(reopened.stats().tornBytes).toBe(2 * '{"t":"x","id":"torn'.length);
+    for (const f of ['log.jsonl', 'objects.jsonl'])
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`warn: store: cut off a torn final line \\(19 bytes\\) .*${f.replace('.', '\\.')}`)),
+      );
+  });
+
   it('keeps capturing in memory when the disk is full, counts the failures, and writes everything once it can', async () => {
     const h = home();
     const store = Store.open({ home: h, log });
@@ -158,6 +208,37 @@ describe('the durable store', () => {
     expect(store.stats().pendingWrites).toBe(0);
     const reopened = Store.open({ home: h, log });
     for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
+  });
+
+  it('retries failed writes on a timer with backoff, counts each failed write once, and marks the recovery', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log, retryDelayMs: { first: 1000, max: 4000 } });
+    const records = await sessionRecords(2);
+    await store.append(records[0]);
+    const file = path.join(sessionDir(h), 'log.jsonl');
+    const saved = file + '.saved';
+    fs.renameSync(file, saved);
+    fs.symlinkSync('/dev/full', file);
+    vi.useFakeTimers();
+    try {
+      await store.append(records[1]);
+      expect(store.stats()).toMatchObject({ writeErrors: 1, pendingWrites: 1, writeFailing: true });
+      // Retries at 1 s, 2 s, 4 s, 4 s: all fail, none is a new failed write.
+      vi.advanceTimersByTime(1000 + 2000 + 4000 + 4000);
+      expect(store.stats()).toMatchObject({ writeErrors: 1, pendingWrites: 1, writeFailing: true });
+      expect(store.stats().lastWriteError).toMatchObject({ message: expect.stringMatching(/ENOSPC/), recoveredAt: null });
+      fs.unlinkSync(file);
+      fs.renameSync(saved, file);
+      // Space is back: the next retry writes the pending record without any new write arriving.
+      vi.advanceTimersByTime(4000);
+      expect(store.stats()).toMatchObject({ writeErrors: 1, pendingWrites: 0, writeFailing: false });
+      expect(store.stats().lastWriteError?.recoveredAt).toEqual(expect.any(Number));
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      store.close();
+    }
+    expect(await Store.open({ home: h, log }).get(records[1].id)).toEqual(records[1]);
   });
 
   it('deletes a session, clears everything, and prunes the oldest sessions past its size cap', async () => {

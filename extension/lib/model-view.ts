@@ -1,0 +1,26 @@
+/** The model cell: "requested → served" when the model that answered is not the one Codex asked for. */
+import type { ExchangeSummary } from '../../companion/protocol';
+import { UNKNOWN } from './format';
+
+export interface ModelView {
+  text: string;
+  title: string;
+  /** The served model differs from the requested one. */
+  differs: boolean;
+}
+
+export function modelView(s: Pick<ExchangeSummary, 'model' | 'route'>): ModelView {
+  const requested = s.route.modelRequested;
+  const sent = s.route.modelSent;
+  // `model` is the one the response names; before (or without) a response, the one sent upstream.
+  const served = s.model ?? sent;
+  const differs = requested !== null && served !== null && requested !== served;
+  const title = [
+    `requested ${requested ?? 'unknown'}`,
+    sent !== null && sent !== requested ? `sent ${sent} (profile override)` : '',
+    `served ${served ?? 'unknown'}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return { text: differs ? `${requested} → ${served}` : (served ?? requested ?? UNKNOWN), title, differs };
+}

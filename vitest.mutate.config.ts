@@ -1,0 +1,13 @@
+// The unit tests mutation testing runs (`npm run mutate`): those of the pure analysis and capture
+// modules, in Node, without the extension's plugins, so each mutant costs a fraction of a second.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['tests/unit/analysis/**/*.test.ts', 'tests/unit/capture/**/*.test.ts'],
+    restoreMocks: true,
+    mockReset: true,
+    testTimeout: 30_000,
+  },
+});
