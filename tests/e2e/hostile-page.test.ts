@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../support/browser';
+import { CHROMIUM_ARGS, chromiumPath } from '../support/browser';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { launchFirefoxWithExtension } from '../support/firefox';
@@ -78,15 +78,7 @@ describe('a hostile page cannot use the proxy', () => {
     const browser = await chromium.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
     try {
       const tab = await browser.newPage();

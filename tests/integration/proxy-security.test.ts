@@ -31,39 +31,55 @@ const FOREIGN_HOSTS = [
   'evil.com',
 ];
 
-describe('the proxy routes refuse what is not Codex', () => {
-  let upstream: FakeUpstream;
-  let c: TestCompanion;
+/** A companion in front of a fake upstream, started once per describe block. */
+function companionBed() {
+  const bed = {} as { upstream: FakeUpstream; c: TestCompanion };
   beforeAll(async () => {
-    upstream = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('x')]) }) });
-    c = await startTestCompanion({ apiUpstream: upstream.baseUrl });
+    bed.upstream = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('x')]) }) });
+    bed.c = await startTestCompanion({ apiUpstream: bed.upstream.baseUrl });
   });
   afterAll(async () => {
-    await c.dispose();
-    await upstream.close();
+    await bed.c.dispose();
+    await bed.upstream.close();
   });
+  return bed;
+}
+
+/** A WebSocket upgrade request to the proxy, with `extra` header lines. */
+const upgradeLines = (host: string, extra: string[] = []) => [
+  'GET /v1/responses HTTP/1.1',
+  `Host: ${host}`,
+  'Connection: Upgrade',
+  'Upgrade: websocket',
+  'Sec-WebSocket-Version: 13',
+  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+  ...extra,
+];
+
+describe('the proxy routes refuse what is not Codex', () => {
+  const bed = companionBed();
 
   it('refuses a request carrying a browser Origin, without contacting the upstream', async () => {
     for (const origin of ['https://evil.example', 'http://127.0.0.1:9999', 'chrome-extension://abcdefghijklmnop', 'null']) {
-      const res = await rawRequest(`${c.url}/v1/responses`, {
+      const res = await rawRequest(`${bed.c.url}/v1/responses`, {
         method: 'POST',
         headers: { origin, authorization: 'Bearer sk-x' },
         body: '{}',
       });
       expect(res.status, origin).toBe(403);
     }
-    expect(upstream.requests).toHaveLength(0);
+    expect(bed.upstream.requests).toHaveLength(0);
   });
 
   it('refuses a request whose Host is not a loopback name (DNS rebinding)', async () => {
-    const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: { host: 'attacker.example:8642' }, body: '{}' });
+    const res = await rawRequest(`${bed.c.url}/v1/responses`, { method: 'POST', headers: { host: 'attacker.example:8642' }, body: '{}' });
     expect(res.status).toBe(421);
-    expect(upstream.requests).toHaveLength(0);
+    expect(bed.upstream.requests).toHaveLength(0);
   });
 
   it('accepts loopback Host names', async () => {
-    for (const host of [`127.0.0.1:${c.port}`, `localhost:${c.port}`, `[::1]:${c.port}`]) {
-      const res = await rawRequest(`${c.url}/v1/responses`, {
+    for (const host of [`127.0.0.1:${bed.c.port}`, `localhost:${bed.c.port}`, `[::1]:${bed.c.port}`]) {
+      const res = await rawRequest(`${bed.c.url}/v1/responses`, {
         method: 'POST',
         headers: { host, authorization: 'Bearer sk-x' },
         body: '{}',
@@ -112,16 +128,10 @@ describe('the proxy refuses browsers on every method and on WebSocket upgrades',
 
   it('refuses a WebSocket upgrade that carries an Origin or fetch metadata', async () => {
     for (const extra of ['Origin: http://127.0.0.1:9', 'Sec-Fetch-Site: same-site', 'Sec-Fetch-Mode: websocket']) {
-      const res = await rawExchange(c.port, [
-        'GET /v1/responses HTTP/1.1',
-        `Host: 127.0.0.1:${c.port}`,
-        'Connection: Upgrade',
-        'Upgrade: websocket',
-        'Sec-WebSocket-Version: 13',
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-        `Authorization: Bearer ${fakeKey('codex-own-0123456789')}`,
-        extra,
-      ]);
+      const res = await rawExchange(
+        c.port,
+        upgradeLines(`127.0.0.1:${c.port}`, [`Authorization: Bearer ${fakeKey('codex-own-0123456789')}`, extra]),
+      );
       expect(res.status, extra).toBe(403);
       expect(res.text, extra).toContain('browser_request_refused');
     }
@@ -132,14 +142,7 @@ describe('the proxy refuses browsers on every method and on WebSocket upgrades',
     const res = await rawRequest(`${c.url}/v1/models`);
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body.toString()).error.type).toBe('missing_credentials');
-    const upgrade = await rawExchange(c.port, [
-      'GET /v1/responses HTTP/1.1',
-      `Host: 127.0.0.1:${c.port}`,
-      'Connection: Upgrade',
-      'Upgrade: websocket',
-      'Sec-WebSocket-Version: 13',
-      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-    ]);
+    const upgrade = await rawExchange(c.port, upgradeLines(`127.0.0.1:${c.port}`));
     expect(upgrade.status).toBe(401);
     expect(upstream.requests).toHaveLength(0);
   });
@@ -157,20 +160,11 @@ describe('the proxy refuses browsers on every method and on WebSocket upgrades',
 });
 
 describe('the loopback Host check', () => {
-  let upstream: FakeUpstream;
-  let c: TestCompanion;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('x')]) }) });
-    c = await startTestCompanion({ apiUpstream: upstream.baseUrl });
-  });
-  afterAll(async () => {
-    await c.dispose();
-    await upstream.close();
-  });
+  const bed = companionBed();
 
   const send = (path: string, hostLines: string[], method = 'POST') =>
     rawExchange(
-      c.port,
+      bed.c.port,
       [
         `${method} ${path} HTTP/1.1`,
         ...hostLines,
@@ -187,45 +181,38 @@ describe('the loopback Host check', () => {
         const res = await send(path, [`Host: ${host}`], path === '/api/health' ? 'GET' : 'POST');
         expect(res.status, `${host} ${path}`).toBe(421);
       }
-    expect(upstream.requests).toHaveLength(0);
+    expect(bed.upstream.requests).toHaveLength(0);
   });
 
   it('answers 421 to an empty, a missing and a duplicated Host', async () => {
     for (const lines of [
       ['Host: '],
       [],
-      [`Host: 127.0.0.1:${c.port}`, 'Host: evil.com'],
-      ['Host: evil.com', `Host: 127.0.0.1:${c.port}`],
+      [`Host: 127.0.0.1:${bed.c.port}`, 'Host: evil.com'],
+      ['Host: evil.com', `Host: 127.0.0.1:${bed.c.port}`],
     ]) {
       const res = await send('/v1/responses', lines);
       // Node itself answers a request without Host 400; either way nothing is forwarded.
       expect([400, 421], JSON.stringify(lines)).toContain(res.status);
     }
-    expect(upstream.requests).toHaveLength(0);
+    expect(bed.upstream.requests).toHaveLength(0);
   });
 
   it('refuses a WebSocket upgrade to a foreign Host', async () => {
     for (const host of ['127.999.999.999', 'localhost.', '0x7f000001']) {
-      const res = await rawExchange(c.port, [
-        'GET /v1/responses HTTP/1.1',
-        `Host: ${host}`,
-        'Connection: Upgrade',
-        'Upgrade: websocket',
-        'Sec-WebSocket-Version: 13',
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-      ]);
+      const res = await rawExchange(bed.c.port, upgradeLines(host));
       expect(res.status, host).toBe(421);
     }
   });
 
   it('accepts the loopback literals, with and without a port', async () => {
     for (const host of [
-      `127.0.0.1:${c.port}`,
+      `127.0.0.1:${bed.c.port}`,
       '127.0.0.1',
-      `127.8.9.10:${c.port}`,
+      `127.8.9.10:${bed.c.port}`,
       'localhost',
-      `LOCALHOST:${c.port}`,
-      `[::1]:${c.port}`,
+      `LOCALHOST:${bed.c.port}`,
+      `[::1]:${bed.c.port}`,
       '[::1]',
     ]) {
       const res = await send('/v1/responses', [`Host: ${host}`]);

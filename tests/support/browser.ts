@@ -22,6 +22,19 @@ export function chromiumPath(): string {
   throw new Error("Chromium not found: install Debian's `chromium` package (apt-get install chromium) or set CHROMIUM_PATH.");
 }
 
+/** Flags every Chromium here starts with: no sandbox (root), no GPU, and no traffic of its own. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // Without this Chromium still sends DNS queries at start; the machine has no network.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
 export interface ExtensionBrowser {
   context: BrowserContext;
   extensionId: string;
@@ -42,15 +55,7 @@ export async function launchWithExtension(opts: { extraArgs?: string[] } = {}): 
     args: [
       `--disable-extensions-except=${CHROME_EXTENSION_DIR}`,
       `--load-extension=${CHROME_EXTENSION_DIR}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Without this Chromium still sends DNS queries at start; the machine has no network.
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      ...CHROMIUM_ARGS,
       ...(opts.extraArgs ?? []),
     ],
   });
