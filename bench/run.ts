@@ -47,6 +47,8 @@ async function timed(url: string, body: string | Buffer): Promise<{ ttfb: number
 interface Companion {
   url: string;
   pid: number;
+  /** Resolves when the companion has stored `n` exchanges and written everything. */
+  settled(n: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,9 +79,19 @@ async function startCompanion(upstream: string): Promise<Companion> {
       resolve();
     }),
   );
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     pid: child.pid!,
+    settled: async (n) => {
+      const token = fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
+      for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
+        const res = await request(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
+        const s = (await res.body.json()) as { store: { exchanges: number; pendingWrites: number } };
+        if (s.store.exchanges >= n && s.store.pendingWrites === 0) return;
+      }
+      console.error(`the companion did not store ${n} exchanges within two minutes`);
+    },
     stop: async () => {
       stopping = true;
       child.kill('SIGKILL');
@@ -188,18 +200,21 @@ const rssStart = rss(mem.pid);
 up.setScenario(typicalSse);
 await drive(mem, typicalBody, 1000);
 up.requests.length = 0;
-await sleep(2000);
+await mem.settled(1000);
+await sleep(1000);
 const rss1k = rss(mem.pid);
 await drive(mem, typicalBody, GROWTH_TO - 1000);
 up.requests.length = 0;
-await sleep(2000);
+await mem.settled(GROWTH_TO);
+await sleep(1000);
 const rssN = rss(mem.pid);
 up.setScenario(bigStream);
 await drive(mem, '{}', 10, 1);
 up.setScenario(typicalSse);
 await drive(mem, hugeRequest, 10, 1);
 up.requests.length = 0;
-await sleep(3000);
+await mem.settled(GROWTH_TO + 20);
+await sleep(1000);
 const rssBig = rss(mem.pid);
 await mem.stop();
 console.log('resident memory (all threads)');
