@@ -24,7 +24,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const KEY = fakeKey('bench-0123456789');
-const agent = new Agent({ connections: 64 });
+// Idle sockets are closed well before the server's 5 s keep-alive: reusing one the server is
+// closing at that moment fails with ECONNRESET, which would measure the race, not the proxy.
+const agent = new Agent({ connections: 64, keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
 /** One request; returns time to first body byte and to the end. */
 async function timed(url: string, body: string | Buffer): Promise<{ ttfb: number; total: number; bytes: number }> {
