@@ -158,7 +158,11 @@ async function drive(c: Companion, body: string | Buffer, n: number, concurrency
   let left = n;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) await timed(`${c.url}/v1/responses`, body);
+      while (left-- > 0)
+        await timed(`${c.url}/v1/responses`, body).catch((err: Error) => {
+          socketErrors++;
+          console.error(`bench: a request through the companion failed: ${err.message}`);
+        });
     }),
   );
 }
@@ -192,6 +196,12 @@ const bigChunk = encodeSse([{ type: 'response.output_text.delta', delta: 'x'.rep
 const BIG_CHUNKS = Math.ceil(25e6 / bigChunk.length);
 const bigStream = () => ({ kind: 'raw', awaitDrain: true, chunks: Array.from({ length: BIG_CHUNKS }, () => bigChunk) }) as Plan;
 
+// A socket error nobody listens for would end the run; it is counted, shown, and the run goes on.
+let socketErrors = 0;
+process.on('uncaughtException', (err) => {
+  socketErrors++;
+  console.error(`bench: uncaught ${err.message}`);
+});
 console.log(`codex-devtools bench — ${new Date().toISOString()}, node ${process.version}, ${CLI}\n`);
 const up = await startFakeUpstream({ scenario: typicalSse });
 
@@ -264,4 +274,5 @@ console.log(
   `| growth 1,000 → ${GROWTH_TO.toLocaleString('en')} | ${((rssN - rss1k) / (GROWTH_TO - 1000) / 1024).toFixed(2)} KB/exchange | < 2 KB |`,
 );
 console.log(`| RSS after ten 25 MB answers + ten 30 MB requests | ${mb(rssBig)} | < 350 MB |`);
+if (socketErrors) console.log(`\n${socketErrors} socket error(s) during the run (see above)`);
 await agent.close();
