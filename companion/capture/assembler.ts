@@ -17,6 +17,8 @@ const ERROR_TEXT_CHARS = 500;
 const isItem = (v: unknown): v is OutputItem => isObj(v) && typeof v.type === 'string';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** Text to append: a delta is a string; anything else (a number, an object) adds nothing rather than throwing. */
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 export class ResponseAssembler {
   responseId: string | null = null;
@@ -122,7 +124,7 @@ export class ResponseAssembler {
     const key = partType === 'refusal' ? 'refusal' : 'text';
     const part = (content[ci] ??=
       partType === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [] });
-    part[key] = String(part[key] ?? '') + String(data.delta ?? '');
+    part[key] = text(part[key]) + text(data.delta);
   }
 
   private appendSummary(data: Json): void {
@@ -131,7 +133,7 @@ export class ResponseAssembler {
     const summary = Array.isArray(item.summary) ? (item.summary as Json[]) : (item.summary = []);
     const si = typeof data.summary_index === 'number' ? data.summary_index : 0;
     const part = (summary[si] ??= { type: 'summary_text', text: '' });
-    part.text = String(part.text ?? '') + String(data.delta ?? '');
+    part.text = text(part.text) + text(data.delta);
   }
 
   private appendReasoningText(data: Json): void {
@@ -140,12 +142,12 @@ export class ResponseAssembler {
     const content = Array.isArray(item.content) ? (item.content as Json[]) : (item.content = []);
     const ci = typeof data.content_index === 'number' ? data.content_index : 0;
     const part = (content[ci] ??= { type: 'reasoning_text', text: '' });
-    part.text = String(part.text ?? '') + String(data.delta ?? '');
+    part.text = text(part.text) + text(data.delta);
   }
 
   private appendField(data: Json, field: 'arguments' | 'input'): void {
     const item = this.target(data);
-    if (item) item[field] = String(item[field] ?? '') + String(data.delta ?? '');
+    if (item) item[field] = text(item[field]) + text(data.delta);
   }
 
   private finish(type: string, data: Json): void {

@@ -27,7 +27,7 @@ async function loadedOtelModules(extra: string[]): Promise<{ modules: string[]; 
       LOADED_MODULES_MATCH: `${path.sep}@opentelemetry${path.sep}`,
     },
   });
-  await c.waitFor('Pairing token');
+  await c.waitFor('listening on');
   await c.stop();
   return { modules: JSON.parse(fs.readFileSync(file, 'utf8')), output: c.output() };
 }
