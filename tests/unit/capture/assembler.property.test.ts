@@ -62,11 +62,12 @@ describe('response assembly, for any events (property)', () => {
 
 describe('response assembly, found by the properties', () => {
   it('adds nothing for a delta that is not text, instead of throwing on it', () => {
-    const a = assemble([
+    const events: { type: string; [field: string]: unknown }[] = [
       { type: 'response.output_item.added', item: { id: 'fc_1', type: 'function_call', name: 'f', arguments: '' }, output_index: 0 },
       { type: 'response.function_call_arguments.delta', output_index: 0, delta: { toString: null } },
       { type: 'response.function_call_arguments.delta', output_index: 0, delta: '{"a":1}' },
-    ] satisfies { type: string }[]);
+    ];
+    const a = assemble(events);
     expect(a.output()[0]).toMatchObject({ type: 'function_call', arguments: '{"a":1}' });
   });
 });
