@@ -5,8 +5,9 @@
  * prose; "leading" is the request shape's rule (request-shape.ts), as for the estimates.
  */
 import type { LayoutEntry } from '../protocol/layout';
-import { SECTION, developerSection, groupOf, opaquePart, userSection } from '../protocol/section-names';
+import { SECTION, groupOf, opaquePart } from '../protocol/section-names';
 import { readRequest } from './request-shape';
+import { messagePartSection } from './render';
 
 type JsonObject = Record<string, unknown>;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,16 +39,7 @@ function messageEntries(item: JsonObject, index: number, leading: boolean): Requ
     // The analysis reads the section from this text too (its fallback is '' where this one shows
     // JSON, which opens with `{` and so never with a section marker).
     const text = opaque?.text ?? asString(p.text) ?? asString(p.refusal) ?? prettyJson(p);
-    const section =
-      role === 'developer' || role === 'system'
-        ? leading
-          ? developerSection(text)
-          : SECTION.developer
-        : role === 'user'
-          ? userSection(text)
-          : role === 'assistant'
-            ? SECTION.assistant
-            : SECTION.other;
+    const section = messagePartSection(role, leading, text);
     return {
       index,
       part,

@@ -11,6 +11,17 @@ import { readRequest, type RequestShape } from './request-shape';
 import { SECTION, developerSection, groupOf, opaquePart, userSection } from '../protocol/section-names';
 import { toolsFromList, type ToolEntry } from './tool-catalog';
 
+/**
+ * The section of one message part, the one rule the token estimates and the served layout share:
+ * leading developer/system messages by their markers (base instructions, permissions, …), later
+ * ones as developer messages; user messages by their markers (AGENTS.md, environment context).
+ */
+export function messagePartSection(role: string | null, leading: boolean, text: string): string {
+  if (role === 'developer' || role === 'system') return leading ? developerSection(text) : SECTION.developer;
+  if (role === 'user') return userSection(text);
+  return role === 'assistant' ? SECTION.assistant : SECTION.other;
+}
+
 export interface Block {
   section: string;
   group: SectionGroup;
@@ -70,16 +81,7 @@ function messageBlocks(item: Json, index: number, shape: RequestShape): Block[] 
     const part = isObj(raw) ? raw : {};
     const opaque = opaquePart(part);
     const text = opaque ? opaque.text : typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : '';
-    const section =
-      role === 'developer' || role === 'system'
-        ? leading
-          ? developerSection(text)
-          : SECTION.developer
-        : role === 'user'
-          ? userSection(text)
-          : role === 'assistant'
-            ? SECTION.assistant
-            : SECTION.other;
+    const section = messagePartSection(role, leading, text);
     return {
       section,
       group: groupOf(section),
