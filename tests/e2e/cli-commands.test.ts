@@ -5,20 +5,12 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { message, response } from '../support/sse';
 import { cli, startCli, type RunningCli } from '../support/cli';
 import { freePort } from '../support/ports';
-import { tempHome } from '../support/companion';
+import { tempHomes } from '../support/companion';
 import { rawRequest } from '../support/http';
 import { prepareCodex, CODEX_BIN } from '../support/codex';
 import { fakeKey } from '../support/keys';
 
-const homes: string[] = [];
-const home = () => {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-};
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
+const home = tempHomes();
 
 describe('the codex-devtools command line', () => {
   // Sixteen CLI processes one after another: on a loaded machine that outlasts the default 30 s.

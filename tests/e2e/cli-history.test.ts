@@ -1,21 +1,12 @@
 /** `codex-devtools import` and `usage` as a user runs them: the built command, real files, a real companion. */
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { startTestCompanion, tempHome } from '../support/companion';
+import { startTestCompanion, tempHomes } from '../support/companion';
 import { freePort } from '../support/ports';
 
 const FIXTURES = path.resolve('tests/fixtures/rollouts');
-const homes: string[] = [];
-const home = () => {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-};
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
+const home = tempHomes();
 
 const importArgs = (h: string, port: number) => [
   'import',

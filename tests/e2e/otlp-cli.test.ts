@@ -1,20 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli, startCli } from '../support/cli';
-import { tempHome } from '../support/companion';
+import { tempHomes } from '../support/companion';
 import { freePort } from '../support/ports';
 import { startOtlpReceiver } from '../support/otlp-receiver';
 
-const homes: string[] = [];
-const home = () => {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-};
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
+const home = tempHomes();
 
 /** Starts the built companion, stops it, and lists the OpenTelemetry modules it had loaded. */
 async function loadedOtelModules(extra: string[]): Promise<{ modules: string[]; output: string }> {

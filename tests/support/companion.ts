@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { startCompanion, type Companion, type CompanionOptions } from '../../companion/server';
 
 export interface TestCompanion extends Companion {
@@ -12,6 +13,22 @@ export interface TestCompanion extends Companion {
 
 export function tempHome(prefix = 'codex-devtools-home-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * A maker of state directories for one test file, each removed after its tests (registers the
+ * `afterAll` itself, so call it at the top level or inside a describe).
+ */
+export function tempHomes(prefix?: string): () => string {
+  const homes: string[] = [];
+  afterAll(() => {
+    for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  });
+  return () => {
+    const h = tempHome(prefix);
+    homes.push(h);
+    return h;
+  };
 }
 
 export async function startTestCompanion(opts: Partial<CompanionOptions> = {}): Promise<TestCompanion> {
