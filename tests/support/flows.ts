@@ -76,3 +76,17 @@ export function replayFixture(f: HttpFixture, opts: ReplayOptions = {}): Promise
   const headers = { ...r.headers, 'content-type': isSse ? 'text/event-stream' : (r.headers['content-type'] ?? 'application/json') };
   return replay(f.request, { status: r.status, headers, bytes }, opts);
 }
+
+/** A record without what depends on the clock or on the framing's extra bytes, to compare captures of the same response. */
+export function stable(r: ExchangeRecord) {
+  return {
+    ...r,
+    id: '',
+    startedAt: 0,
+    endedAt: 0,
+    firstByteAt: 0,
+    responseBytes: 0,
+    rateLimits: r.rateLimits && { ...r.rateLimits, observedAt: 0 },
+    response: { ...r.response, events: r.response.events.map(({ t: _t, ...e }) => e) },
+  };
+}

@@ -1,27 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ExchangeRecordSchema, type ExchangeRecord } from '../../../companion/protocol/exchange';
+import { ExchangeRecordSchema } from '../../../companion/protocol/exchange';
 import { chaoticEvents, cutAt, cuts, responseEvents, responseSpec } from '../../support/arbitraries';
-import { replay } from '../../support/flows';
+import { replay, stable } from '../../support/flows';
 import { encodeSse } from '../../support/sse';
 
 const req = { headers: { 'content-type': 'application/json' }, body: { model: 'gpt-5-codex', input: [] } };
 const sse = { 'content-type': 'text/event-stream' };
 const framing = fc.constantFrom('lf' as const, 'crlf' as const, 'cr' as const);
-
-/** The record without what depends on the clock or on the framing's extra bytes. */
-function stable(r: ExchangeRecord) {
-  return {
-    ...r,
-    id: '',
-    startedAt: 0,
-    endedAt: 0,
-    firstByteAt: 0,
-    responseBytes: 0,
-    rateLimits: r.rateLimits && { ...r.rateLimits, observedAt: 0 },
-    response: { ...r.response, events: r.response.events.map(({ t: _t, ...e }) => e) },
-  };
-}
 
 const record = (bytes: Buffer, chunks?: Uint8Array[]) =>
   replay(req, { status: 200, headers: sse, bytes }, { id: 'x', startedAt: 0, ...(chunks ? { chunks: () => chunks } : {}) });
