@@ -5,6 +5,42 @@ import vue from 'eslint-plugin-vue';
 import vueParser from 'vue-eslint-parser';
 import globals from 'globals';
 
+const NO_EXTENSION = { regex: '(^|/)extension(/|$)|^@/|^~/', message: 'companion/ never imports extension/.' };
+const NO_PIPELINE = {
+  regex: '(^|/)pipeline(/|$)',
+  message: 'only the composition roots (companion/server.ts, companion/worker.ts) import pipeline/.',
+};
+
+function companionBoundaries() {
+  const restrict = (files, patterns, ignores = []) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_EXTENSION, ...patterns] }] },
+  });
+  return [
+    restrict(['companion/**/*.ts'], [NO_PIPELINE], ['companion/server.ts', 'companion/worker.ts', 'companion/pipeline/**']),
+    restrict(['companion/pipeline/**/*.ts'], []),
+    restrict(
+      ['companion/capture/**/*.ts'],
+      [
+        NO_PIPELINE,
+        {
+          regex: '^\\.\\./(?!(http|analysis|protocol|lib)/)|^\\.\\./\\.\\./',
+          message: 'capture/ imports only http/, analysis/, protocol/ and lib/.',
+        },
+      ],
+    ),
+    restrict(
+      ['companion/http/**/*.ts'],
+      [NO_PIPELINE, { regex: '^\\.\\./', message: 'http/ is below proxy/ and capture/: it imports no other stage.' }],
+    ),
+    restrict(
+      ['companion/protocol/**/*.ts'],
+      [NO_PIPELINE, { regex: '^\\.\\./', message: 'protocol/ holds schemas and encoders only: it imports zod and itself, nothing else.' }],
+    ),
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/', '.output/', '.wxt/', 'dist/', 'test-results/', '.tmp/'] },
   js.configs.recommended,
@@ -45,15 +81,9 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['companion/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)extension(/|$)|^@/|^~/', message: 'companion/ never imports extension/.' }] },
-      ],
-    },
-  },
+  // The companion's stage boundaries (architecture.md, "Lint rules keep the boundaries"). One
+  // rule object per folder, since a later no-restricted-imports replaces an earlier one.
+  ...companionBoundaries(),
   {
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -2,8 +2,8 @@ import { defineConfig } from 'tsdown';
 
 /** The companion bundle for Node 20; runtime dependencies stay external (package.json `dependencies`). */
 export default defineConfig({
-  // The analysis worker is its own entry: worker threads load it by file name.
-  entry: { cli: 'companion/cli.ts', 'analysis-worker': 'companion/capture/analysis-worker.ts' },
+  // The capture worker is its own entry: its thread loads it by file name (pipeline/host.ts).
+  entry: { cli: 'companion/cli.ts', 'capture-worker': 'companion/worker.ts' },
   outDir: 'dist/companion',
   format: 'esm',
   platform: 'node',

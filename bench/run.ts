@@ -1,32 +1,41 @@
 /**
  * `npm run bench`: what the companion costs Codex, measured side by side in one run: the same
- * requests sent straight to the fake upstream and through a companion, interleaved (ABAB) so
- * machine noise hits both alike. Prints ratios; asserts nothing.
+ * requests sent straight to the fake upstream and through the built companion, interleaved (ABAB)
+ * so machine noise hits both alike. Prints each budget of the forward path beside its figure;
+ * asserts nothing. `BENCH_CLI=/path/to/cli.mjs` benchmarks another build (e.g. an older commit).
+ * `BENCH_GROWTH_TO=10000` sets how far the memory-growth run goes (default 4,000 exchanges).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
-import { startFakeUpstream, type Plan } from '../tests/support/fake-upstream';
+import { Agent, request } from 'undici';
+import { startFakeUpstream, type FakeUpstream, type Plan } from '../tests/support/fake-upstream';
 import { tempHome } from '../tests/support/companion';
-import { startCli } from '../tests/support/cli';
 import { freePort } from '../tests/support/ports';
 import { fakeKey } from '../tests/support/keys';
 import { encodeSse, message, response } from '../tests/support/sse';
 import { codexSession } from '../tests/support/session';
 import { measureStorage } from '../tests/support/storage-ratio';
 
+const CLI = path.resolve(process.env.BENCH_CLI ?? 'dist/companion/cli.mjs');
+const GROWTH_TO = Number(process.env.BENCH_GROWTH_TO ?? 4000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const KEY = fakeKey('bench-0123456789');
+// Idle sockets are closed well before the server's 5 s keep-alive: reusing one the server is
+// closing at that moment fails with ECONNRESET, which would measure the race, not the proxy.
+const agent = new Agent({ connections: 64, keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
 /** One request; returns time to first body byte and to the end. */
-async function timed(url: string, body: string): Promise<{ ttfb: number; total: number; bytes: number }> {
+async function timed(url: string, body: string | Buffer): Promise<{ ttfb: number; total: number; bytes: number }> {
   const t0 = performance.now();
   const res = await request(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     body,
+    dispatcher: agent,
   });
   let ttfb = 0;
   let bytes = 0;
@@ -37,58 +46,144 @@ async function timed(url: string, body: string): Promise<{ ttfb: number; total: 
   return { ttfb, total: performance.now() - t0, bytes };
 }
 
-async function compare(name: string, plan: () => Plan, body: string, runs: number, concurrency = 1) {
-  const up = await startFakeUpstream({ scenario: plan });
-  // The built companion, as users run it (its analysis runs in a worker thread).
+interface Companion {
+  url: string;
+  pid: number;
+  /** Resolves when the companion has stored `n` exchanges and written everything. */
+  settled(n: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The built companion, as users run it, in its own process (so its RSS is its own). */
+async function startCompanion(upstream: string): Promise<Companion> {
   const home = tempHome('codex-devtools-bench-');
   const port = await freePort();
-  const cli = startCli(['--port', String(port), '--home', home, '--upstream', up.baseUrl, '--log-level', 'warn']);
-  await cli.waitFor('listening on');
-  const c = { url: `http://127.0.0.1:${port}` };
-  const direct: { ttfb: number; total: number }[] = [];
-  const via: { ttfb: number; total: number }[] = [];
+  const child = spawn(process.execPath, [CLI, '--port', String(port), '--home', home, '--upstream', upstream, '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`companion did not start:\n${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+  });
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (!stopping) console.error(`the companion exited during the bench (${code ?? signal}); its output:\n${out.slice(-4000)}`);
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    pid: child.pid!,
+    settled: async (n) => {
+      const token = fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
+      for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
+        const res = await request(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
+        const s = (await res.body.json()) as { store: { exchanges: number; pendingWrites: number } };
+        if (s.store.exchanges >= n && s.store.pendingWrites === 0) return;
+      }
+      console.error(`the companion did not store ${n} exchanges within two minutes`);
+    },
+    stop: async () => {
+      stopping = true;
+      child.kill('SIGKILL');
+      await exited;
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident memory of a process, all threads (VmRSS). */
+function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Side {
+  ttfb: number;
+  total: number;
+}
+
+async function compare(
+  up: FakeUpstream,
+  c: Companion,
+  name: string,
+  plan: () => Plan,
+  body: string,
+  runs: number,
+  concurrency = 1,
+): Promise<{ direct: Side; via: Side }> {
+  up.setScenario(plan);
+  const direct: Side[] = [];
+  const via: Side[] = [];
   const batch = (url: string) => Promise.all(Array.from({ length: concurrency }, () => timed(url, body)));
   for (let i = 0; i < 3; i++) await Promise.all([batch(`${up.baseUrl}/responses`), batch(`${c.url}/v1/responses`)]); // warm up
   for (let i = 0; i < runs; i++) {
-    for (const [arr, url] of (i % 2
-      ? [
-          [via, c.url + '/v1'],
-          [direct, up.baseUrl],
-        ]
-      : [
-          [direct, up.baseUrl],
-          [via, c.url + '/v1'],
-        ]) as [typeof direct, string][]) {
+    const order: [Side[], string][] = [
+      [direct, up.baseUrl],
+      [via, c.url + '/v1'],
+    ];
+    if (i % 2) order.reverse();
+    for (const [arr, url] of order) {
       const t0 = performance.now();
       const results = await batch(`${url}/responses`);
       arr.push({ ttfb: median(results.map((r) => r.ttfb)), total: performance.now() - t0 });
     }
+    up.requests.length = 0; // the fake keeps every request; the bench does not need them
   }
-  await cli.stop();
-  fs.rmSync(home, { recursive: true, force: true });
-  await up.close();
-  const row = (label: string, pick: (x: { ttfb: number; total: number }) => number) => {
-    const d = median(direct.map(pick));
-    const v = median(via.map(pick));
-    return `  ${label.padEnd(22)} direct ${fmt(d).padStart(11)}   via companion ${fmt(v).padStart(11)}   ratio ${(v / d).toFixed(2)}   (p95 ${(p95(via.map(pick)) / p95(direct.map(pick))).toFixed(2)})`;
-  };
+  const d = { ttfb: median(direct.map((x) => x.ttfb)), total: median(direct.map((x) => x.total)) };
+  const v = { ttfb: median(via.map((x) => x.ttfb)), total: median(via.map((x) => x.total)) };
   console.log(`${name} (${runs} runs${concurrency > 1 ? `, ${concurrency} at once` : ''})`);
-  console.log(row('time to first byte', (x) => x.ttfb));
-  console.log(row('time to last byte', (x) => x.total));
+  console.log(`  time to first byte  direct ${fmt(d.ttfb).padStart(10)}   via ${fmt(v.ttfb).padStart(10)}   added ${fmt(v.ttfb - d.ttfb)}`);
+  console.log(
+    `  total time          direct ${fmt(d.total).padStart(10)}   via ${fmt(v.total).padStart(10)}   ratio ${(v.total / d.total).toFixed(2)}`,
+  );
+  return { direct: d, via: v };
 }
 
-async function storageRatio(n: number) {
-  const home = tempHome('codex-devtools-bench-');
-  const { naive, stored } = await measureStorage(home, n);
-  fs.rmSync(home, { recursive: true, force: true });
-  console.log(`storage for a ${n}-request session in Codex's pattern`);
-  console.log(
-    `  plain JSONL ${(naive / 1e6).toFixed(1)} MB   store ${(stored / 1e6).toFixed(2)} MB   ratio ${(stored / naive).toFixed(4)} (budget 0.05)`,
+/** `n` exchanges through the companion, `concurrency` at a time. */
+async function drive(c: Companion, body: string | Buffer, n: number, concurrency = 4): Promise<void> {
+  let left = n;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left-- > 0)
+        await timed(`${c.url}/v1/responses`, body).catch((err: Error) => {
+          socketErrors++;
+          console.error(`bench: a request through the companion failed: ${err.message}`);
+        });
+    }),
   );
 }
 
 const typicalBody = JSON.stringify(codexSession(1)[0].body);
-// A model-like pace: the first event after 150 ms, then a delta every 5 ms.
+/** A long session's turn: the history grows until the body is about 1.5 MB. */
+const longBody = (() => {
+  const steps = codexSession(400);
+  const step = steps.find((s) => JSON.stringify(s.body).length >= 1.5e6) ?? steps[steps.length - 1];
+  return JSON.stringify(step.body);
+})();
+const hugeRequest = (() => {
+  const body = JSON.parse(typicalBody) as { input: unknown[] };
+  const filler = 'lorem ipsum dolor sit amet '.repeat(40);
+  while (JSON.stringify(body).length < 30e6)
+    body.input.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: filler.repeat(200) }] });
+  return Buffer.from(JSON.stringify(body));
+})();
+
+const typicalSse = () =>
+  ({ kind: 'sse', events: response([message('A typical answer of a few hundred characters. '.repeat(8), { pieces: 120 })]) }) as Plan;
 const pacedSse = () =>
   ({
     kind: 'sse',
@@ -97,19 +192,87 @@ const pacedSse = () =>
     chunkDelayMs: 5,
     hold: { beforeChunk: 0, until: new Promise<void>((r) => setTimeout(r, 150)) },
   }) as Plan;
-const typicalSse = () =>
-  ({ kind: 'sse', events: response([message('A typical answer of a few hundred characters. '.repeat(8), { pieces: 120 })]) }) as Plan;
 const bigChunk = encodeSse([{ type: 'response.output_text.delta', delta: 'x'.repeat(16 * 1024) }]);
-const bigStream = () => ({ kind: 'raw', awaitDrain: true, chunks: Array.from({ length: 1200 }, () => bigChunk) }) as Plan;
+const BIG_CHUNKS = Math.ceil(25e6 / bigChunk.length);
+const bigStream = () => ({ kind: 'raw', awaitDrain: true, chunks: Array.from({ length: BIG_CHUNKS }, () => bigChunk) }) as Plan;
 
-console.log(`codex-devtools bench — ${new Date().toISOString()}, node ${process.version}\n`);
-await compare(
+// A socket error nobody listens for would end the run; it is counted, shown, and the run goes on.
+let socketErrors = 0;
+process.on('uncaughtException', (err) => {
+  socketErrors++;
+  console.error(`bench: uncaught ${err.message}`);
+});
+console.log(`codex-devtools bench — ${new Date().toISOString()}, node ${process.version}, ${CLI}\n`);
+const up = await startFakeUpstream({ scenario: typicalSse });
+
+// Memory first, on a fresh companion: at rest, then under typical and then very large traffic.
+const mem = await startCompanion(up.baseUrl);
+await sleep(3000);
+const rssStart = rss(mem.pid);
+up.setScenario(typicalSse);
+await drive(mem, typicalBody, 1000);
+up.requests.length = 0;
+await mem.settled(1000);
+await sleep(1000);
+const rss1k = rss(mem.pid);
+await drive(mem, typicalBody, GROWTH_TO - 1000);
+up.requests.length = 0;
+await mem.settled(GROWTH_TO);
+await sleep(1000);
+const rssN = rss(mem.pid);
+up.setScenario(bigStream);
+await drive(mem, '{}', 10, 1);
+up.setScenario(typicalSse);
+await drive(mem, hugeRequest, 10, 1);
+up.requests.length = 0;
+await mem.settled(GROWTH_TO + 20);
+await sleep(1000);
+const rssBig = rss(mem.pid);
+await mem.stop();
+console.log('resident memory (all threads)');
+console.log(`  3 s after start          ${mb(rssStart)}`);
+console.log(`  after 1,000 typical      ${mb(rss1k)}`);
+console.log(
+  `  after ${GROWTH_TO.toLocaleString('en')} typical      ${mb(rssN)}   growth ${((rssN - rss1k) / (GROWTH_TO - 1000) / 1024).toFixed(2)} KB per exchange`,
+);
+console.log(`  + ten 25 MB answers and ten 30 MB requests   ${mb(rssBig)}\n`);
+
+const c = await startCompanion(up.baseUrl);
+const typical = await compare(
+  up,
+  c,
   `typical turn, instant upstream: ${(typicalBody.length / 1024).toFixed(0)} KB request, 120 deltas at once`,
   typicalSse,
   typicalBody,
   40,
 );
-await compare('typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
-await compare('the same, 8 turns at once', typicalSse, typicalBody, 15, 8);
-await compare(`large stream: ${((bigChunk.length * 1200) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 6);
-await storageRatio(200);
+const long = await compare(up, c, `long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
+const eight = await compare(up, c, 'typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
+await compare(up, c, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
+const big = await compare(up, c, `large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10);
+await c.stop();
+await up.close();
+
+const home = tempHome('codex-devtools-bench-');
+const { naive, stored } = await measureStorage(home, 200);
+fs.rmSync(home, { recursive: true, force: true });
+console.log(
+  `storage for a 200-request session in Codex's pattern: plain JSONL ${(naive / 1e6).toFixed(1)} MB, store ${(stored / 1e6).toFixed(2)} MB`,
+);
+
+const added = (x: { direct: Side; via: Side }) => fmt(x.via.ttfb - x.direct.ttfb);
+const ratio = (x: { direct: Side; via: Side }) => (x.via.total / x.direct.total).toFixed(2);
+console.log('\n| budget | figure | target |\n|---|---|---|');
+console.log(`| added TTFB, typical request | ${added(typical)} | ≤ 1 ms |`);
+console.log(`| added TTFB, 1.5 MB body | ${added(long)} | ≤ 2 ms |`);
+console.log(`| added TTFB, 8 at once | ${added(eight)} | ≤ 3 ms |`);
+console.log(`| total-time ratio, 25 MB answer | ${ratio(big)} | ≤ 1.10 |`);
+console.log(`| total-time ratio, typical request | ${ratio(typical)} | ≤ 1.5 |`);
+console.log(`| RSS 3 s after start | ${mb(rssStart)} | < 80 MB |`);
+console.log(`| RSS after 1,000 typical | ${mb(rss1k)} | < 220 MB |`);
+console.log(
+  `| growth 1,000 → ${GROWTH_TO.toLocaleString('en')} | ${((rssN - rss1k) / (GROWTH_TO - 1000) / 1024).toFixed(2)} KB/exchange | < 2 KB |`,
+);
+console.log(`| RSS after ten 25 MB answers + ten 30 MB requests | ${mb(rssBig)} | < 350 MB |`);
+if (socketErrors) console.log(`\n${socketErrors} socket error(s) during the run (see above)`);
+await agent.close();

@@ -1,10 +1,7 @@
 /** @module Everything the API, the live feed and the CLI act on, made once by `startCompanion`. */
-import type { AddonManager } from './capture/addons';
-import type { ExchangeFlow } from './capture/flow';
-import type { AnalysisStep } from './capture/analysis-step';
 import type { CaptureControl } from './capture/control';
-import type { CaptureQueue } from './capture/queue';
-import type { RateLimitState } from './capture/ratelimit-state';
+import type { ExchangeRecord, ExchangeSummary } from './protocol/exchange';
+import type { RateLimitState } from './store/ratelimit-state';
 import type { Logger } from './lib/log';
 import type { ExportStatus, SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
@@ -34,15 +31,33 @@ export interface CompanionContext {
   profiles: Profiles;
   rateLimits: RateLimitState;
   capture: CaptureControl;
-  addons: AddonManager;
-  queue: CaptureQueue;
   reports: Reports;
-  analysis: AnalysisStep;
-  /** Exchanges still streaming (not in the store yet), by id. */
-  inflight: Map<string, ExchangeFlow>;
+  /** Exchanges still streaming (not in the store yet), by id, as the live feed knows them. */
+  inflight: Map<string, InflightExchange>;
+  /** The full record of an exchange still streaming, as the capture worker holds it now. */
+  liveRecord(id: string): Promise<ExchangeRecord | null>;
+  captureStats(): CaptureStats;
+  /** Resolves once capture has stored what was forwarded so far, or after a short bound. */
+  captureSettled(): Promise<void>;
   /** Imports of rollouts and JSONL, one at a time. */
   imports: ImportRunner;
   token(): string;
   /** The OTLP export's counters, or null when export is off. */
   exportStatus(): ExportStatus | null;
+}
+
+/** An exchange still streaming: its summary at start and what progress has told since. */
+export interface InflightExchange {
+  summary: ExchangeSummary;
+  events: number;
+  text: string;
+  tokens: number;
+}
+
+/** Capture's health, for the status route. */
+export interface CaptureStats {
+  addonFailures: Record<string, number>;
+  droppedChunks: number;
+  analysisFailures: number;
+  priceErrors: string[];
 }

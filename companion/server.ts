@@ -7,14 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { buildApp } from './app';
 import { buildApi } from './api/routes';
-import { AddonManager } from './capture/addons';
+import { DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/channel';
 import { CaptureControl } from './capture/control';
-import { CaptureQueue, DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/queue';
-import { RateLimitState } from './capture/ratelimit-state';
-import { installCaptureAddons } from './capture/wiring';
-import type { ExchangeFlow } from './capture/flow';
-import { AnalysisStep } from './capture/analysis-step';
-import type { CompanionContext } from './context';
+import { RateLimitState } from './store/ratelimit-state';
+import type { CompanionContext, InflightExchange } from './context';
+import { CaptureHost, type CaptureThread } from './pipeline/host';
+import { loadPrices } from './store/prices-file';
+import { createSink } from './pipeline/sink';
 import { createLogger, type LogLevel, type Logger } from './lib/log';
 import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
 import { probe } from './lib/probe';
@@ -27,7 +26,7 @@ import { Profiles } from './proxy/profiles';
 import { createRouter } from './proxy/router';
 import { createWsRelay } from './proxy/ws-relay';
 import { detectAuth } from './proxy/route';
-import { headerPairsOf } from './proxy/headers';
+import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { createReports } from './reports';
@@ -38,6 +37,9 @@ import { watchCodexHomes } from './store/import/watch';
 import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import type { OtlpExport } from './pipeline/otlp/exporter';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
+
+/** How long a history read waits for capture to store what was already forwarded. */
+const CAPTURE_SETTLE_MS = 1000;
 
 export interface CompanionOptions {
   home: string;
@@ -65,6 +67,15 @@ export interface CompanionOptions {
   watchIntervalMs?: number;
   /** OTLP export (`start --otlp-*`), merged over the OTEL_* variables of `env`; off unless configured. */
   otlp?: OtlpSettings;
+  /**
+   * Where capture runs: `auto` (default) is the worker thread of the built companion, or this
+   * thread over a message port when running from sources; `worker` forces a thread.
+   */
+  captureThread?: CaptureThread;
+  /** Extra capture addon modules (URLs; each default-exports a CaptureAddon), run in the capture worker. */
+  captureAddons?: string[];
+  /** How long streams in flight may go on after a shutdown signal before they are cut (default 5 s). */
+  drainMs?: number;
 }
 
 export interface Companion extends CompanionContext {
@@ -74,6 +85,7 @@ export interface Companion extends CompanionContext {
   token(): string;
   /** Resolves when capture has processed, stored and analysed everything forwarded so far. */
   idle(): Promise<void>;
+  /** Stops accepting, lets streams in flight finish (up to `drainMs`), then closes. */
   close(): Promise<void>;
 }
 
@@ -95,29 +107,36 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const token = tokenSource(home);
   const otlp = resolveOtlpConfig(opts.otlp, opts.env ?? process.env);
   const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
-  const addons = new AddonManager(log);
-  const queue = new CaptureQueue(opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES);
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
-  const inflight = new Map<string, ExchangeFlow>();
-  const analysis = new AnalysisStep(store, log, home, readSettings(home).contextWindows);
   let exporter: OtlpExport | null = null;
+  const inflight = new Map<string, InflightExchange>();
+  const settings = readSettings(home);
+  const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
+  const prices = loadPrices(home);
+  // The capture worker's failures (addons, analysis) arrive with its stats; the channel counts drops.
+  let host_: CaptureHost | null = null;
+  const captureStats = () => ({
+    addonFailures: host_?.stats.addonFailures ?? {},
+    droppedChunks: host_?.channel.droppedChunks ?? 0,
+    analysisFailures: host_?.stats.analysisFailures ?? 0,
+    priceErrors: host_?.stats.priceErrors.length ? host_.stats.priceErrors : prices.errors,
+  });
   const capture = new CaptureControl(home, () => {
     const s = store.stats();
-    const addonFailures = [...addons.failures.values()].reduce((a, b) => a + b, 0);
+    const c = captureStats();
+    const addonFailures = Object.values(c.addonFailures).reduce((a, b) => a + b, 0);
     // Writes that failed count while they wait: once they are on disk, they are no error anymore.
     const storeLast = s.writeFailing || s.lostRecords > 0 ? (s.lastWriteError?.message ?? null) : null;
-    const last = storeLast ?? addons.lastFailure?.message ?? analysis.lastFailure ?? null;
-    const count = s.pendingWrites + s.lostRecords + addonFailures + queue.droppedChunks + analysis.failures;
-    return { count, last, ...exporter?.problems() };
+    const last = storeLast ?? host_?.stats.lastFailure ?? null;
+    return { count: s.pendingWrites + s.lostRecords + addonFailures + c.droppedChunks + c.analysisFailures, last, ...exporter?.problems() };
   });
   const reports = createReports(store);
   const hub = new LiveHub(
     {
       token,
       // Exchanges still streaming come first: a client connecting mid-stream sees them too.
-      recentExchanges: (n) =>
-        [...[...inflight.values()].map((f) => f.toSummary()).reverse(), ...store.list({ limit: n }).items].slice(0, n),
+      recentExchanges: (n) => [...[...inflight.values()].map((f) => f.summary).reverse(), ...store.list({ limit: n }).items].slice(0, n),
       usage: () => reports.live(),
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),
@@ -127,16 +146,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     opts.hub,
   );
   profiles.onChange((p) => hub.profileChanged(p));
-  capture.onChange((s) => hub.captureChanged(s));
 
-  const imports = createImportRunner(
-    { store, prices: analysis.prices.table, inflightResponseIds: () => [...inflight.values()].map((f) => f.assembler.responseId) },
-    async () => {
-      await queue.idle();
-      await addons.idle();
-    },
-    () => hub.reset('history was imported'),
-  );
   // Loaded only when configured: a companion without export never loads the OpenTelemetry SDK.
   const onFailure = () => hub.captureChanged(capture.state());
   exporter = otlp
@@ -145,6 +155,47 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       ).startOtlpExport(otlp, { record: (id) => store.get(id), log, version: COMPANION_VERSION, onFailure })
     : null;
   const exportStatus = () => exporter?.status() ?? null;
+
+  const captureHost = new CaptureHost(
+    {
+      home,
+      maxCaptureBytes,
+      configuredWindows: settings.contextWindows ?? {},
+      capturing: !capture.paused,
+      logLevel: opts.logLevel ?? 'info',
+      addonModules: opts.captureAddons ?? [],
+    },
+    createSink({
+      store,
+      hub,
+      rateLimits,
+      inflight,
+      liveUsage: () => reports.live(),
+      wsTurn: (conn, open, turnId, clientMessages) => captureHost.channel.wsTurns.get(conn)?.(open, turnId, clientMessages),
+      // The export reads the stored, analysed record.
+      stored: (exchange) => exporter?.exchangeStored(exchange),
+    }),
+    log,
+    opts.captureThread ?? 'auto',
+    opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES,
+  );
+  host_ = captureHost;
+  const channel = captureHost.channel;
+  capture.onChange((s) => {
+    hub.captureChanged(s);
+    channel.capturing(!s.paused);
+  });
+
+  const imports = createImportRunner(
+    {
+      store,
+      prices: prices.table,
+      inflightResponseIds: () => [...inflight.values()].map((f) => f.summary.responseId),
+    },
+    () => captureHost.idle(),
+    () => hub.reset('history was imported'),
+  );
+
   const ctx: CompanionContext = {
     home,
     log,
@@ -153,17 +204,15 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     profiles,
     rateLimits,
     capture,
-    addons,
-    queue,
     reports,
-    analysis,
     inflight,
     imports,
+    liveRecord: (id) => captureHost.query({ q: 'record', id }),
+    captureStats,
+    captureSettled: () => Promise.race([captureHost.idle(), new Promise<void>((r) => setTimeout(r, CAPTURE_SETTLE_MS).unref())]),
     token,
     exportStatus,
   };
-  installCaptureAddons(ctx, analysis, () => reports.live());
-  if (exporter) addons.add(exporter.addon);
 
   const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
   const router = createRouter({
@@ -176,28 +225,24 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     forward: {
       router,
       dispatcher,
-      addons,
-      queue,
+      channel,
       log,
-      maxCaptureBytes: opts.maxCaptureBytes ?? 32 * 1024 * 1024,
       capturing: () => !capture.paused,
+      shuttingDown: () => closing !== null,
     },
   });
 
-  const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
   const relay =
     opts.websocket === false
       ? null
       : createWsRelay({
           router,
           env: opts.env,
-          addons,
+          channel,
           log,
-          maxCaptureBytes,
           maxPayload: opts.maxWebSocketMessageBytes ?? 64 * 1024 * 1024,
           connectTimeoutMs: opts.timeouts?.connectTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.connectTimeoutMs,
           capturing: () => !capture.paused,
-          onRateLimits: (r) => hub.rateLimitsUpdated(rateLimits.update(r)),
         });
   // A WebSocket chain lives on one upstream connection: a profile switch closes Codex's socket
   // at the next turn boundary, and Codex reconnects with full context on the new route.
@@ -223,12 +268,11 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
         modelRequested: null,
         modelSent: null,
       };
-      void recordUpgradeRefusal(addons, req, {
+      recordUpgradeRefusal(channel, req, {
         upstreamUrl: '',
         route,
         status,
         message: `WebSocket refused by codex-devtools (--no-websocket)`,
-        maxCaptureBytes,
       });
     },
   });
@@ -247,16 +291,28 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const shutdown = async () => {
     watcher?.close();
     await watcher?.settled();
+    // Stop accepting; idle keep-alive sockets and live-feed clients go now; HTTP streams in flight
+    // get `drainMs` to finish and WebSocket chains end at their next turn boundary; then the rest is cut.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
     hub.close();
-    relay?.close();
     upgrades.wss.close();
-    await queue.idle();
-    await addons.idle();
+    for (const conn of relay?.connections ?? []) conn.closeAtTurnBoundary('codex-devtools is shutting down');
+    // A keep-alive socket whose stream just finished is idle now: let it go too.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const drained = await Promise.race([
+      closed.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), opts.drainMs ?? 5000).unref()),
+    ]);
+    clearInterval(sweep);
+    relay?.close();
+    if (!drained) server.closeAllConnections();
+    await closed;
+    // Capture gets as long again to store what it has; a stuck capture never holds up the exit.
+    await Promise.race([captureHost.idle(), new Promise((r) => setTimeout(r, opts.drainMs ?? 5000).unref())]);
     await exporter?.shutdown();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
     await dispatcher.close();
-    await analysis.close();
+    await captureHost.close();
     store.close();
     lock.release();
   };
@@ -266,8 +322,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     url: `http://${host}:${port}`,
     token,
     idle: async () => {
-      await queue.idle();
-      await addons.idle();
+      await captureHost.idle();
       await watcher?.settled();
     },
     close: () => (closing ??= shutdown()),

@@ -3,9 +3,20 @@
  * Codex 0.169 uses), via gpt-tokenizer. Special-token text in prompts is counted as plain text.
  */
 import { createHash } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
 export const TOKENIZER = 'o200k_base';
+
+/**
+ * Loaded on the first count, not at import: the encoder's tables take about 70 MB of heap, and a
+ * thread that never counts (the companion's main thread) must not pay for them.
+ */
+let encoder: typeof CountTokens | null = null;
+function countTokens(text: string, opts: Parameters<typeof CountTokens>[1]): number {
+  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: typeof CountTokens }).countTokens;
+  return encoder(text, opts);
+}
 
 /** Text that merely looks like `<|endoftext|>` is ordinary prompt text, not a control token. */
 const PLAIN = { disallowedSpecial: new Set<string>() };

@@ -36,6 +36,13 @@ export function buildApi(ctx: CompanionContext): Hono {
   api.use('*', extensionOrigin());
   api.get('/health', (c) => c.json({ ok: true, version: COMPANION_VERSION }));
   api.use('*', bearerToken(ctx.token));
+  // Capture runs after forwarding, in its worker: a history read first lets it store what Codex has
+  // already received (bounded, so a busy capture never holds an answer long).
+  const settled: Parameters<typeof api.use>[1] = async (c, next) => {
+    if (c.req.method === 'GET') await ctx.captureSettled();
+    await next();
+  };
+  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/export']) api.use(p, settled);
 
   api.get('/exchanges', (c) => {
     const q = query(c, ExchangeListQuerySchema);
@@ -46,7 +53,7 @@ export function buildApi(ctx: CompanionContext): Hono {
   api.get('/exchanges/:id', async (c) => {
     const id = c.req.param('id');
     // An exchange still streaming is served as it stands (status `streaming`).
-    const record = (await ctx.store.get(id)) ?? ctx.inflight.get(id)?.toRecord() ?? null;
+    const record = (await ctx.store.get(id)) ?? (ctx.inflight.has(id) ? await ctx.liveRecord(id) : null);
     if (!record) return notFound(c, `exchange ${id}`);
     // The layout is derived on every read, so records of any version (0.1.0 included) get it.
     return c.json(withLayout(record));
@@ -97,14 +104,15 @@ export function buildApi(ctx: CompanionContext): Hono {
 
   api.get('/status', (c) => {
     const s = ctx.store.stats();
+    const stats = ctx.captureStats();
     return c.json({
       version: COMPANION_VERSION,
       capture: ctx.capture.state(),
       store: { ...s, maxBytes: ctx.store.maxBytes },
-      addonFailures: Object.fromEntries(ctx.addons.failures),
-      droppedCaptureChunks: ctx.queue.droppedChunks,
-      analysisFailures: ctx.analysis.failures,
-      priceErrors: ctx.analysis.prices.errors,
+      addonFailures: stats.addonFailures,
+      droppedCaptureChunks: stats.droppedChunks,
+      analysisFailures: stats.analysisFailures,
+      priceErrors: stats.priceErrors,
       liveClients: ctx.hub.size,
       export: ctx.exportStatus(),
     });

@@ -1,7 +1,8 @@
 /**
- * @module The capture flow of one forwarded request: what Codex sent, what came back (parsed as
- * it streams), how it ended. The forward path feeds it; addons read it; `toRecord()` freezes it
- * into the protocol's `ExchangeRecord`.
+ * @module The capture flow of one forwarded request, passive (the mitmproxy model): what Codex
+ * sent, what came back (parsed as it streams), how it ended. It holds data and takes intake;
+ * the driver (driver.ts) feeds it and fires the addons' hooks; record.ts freezes it into the
+ * protocol's summary and record.
  */
 import type {
   ExchangeError,
@@ -15,17 +16,18 @@ import type {
 } from '../protocol/exchange';
 import type { Identity } from '../protocol/identity';
 import type { RateLimits } from '../protocol/ratelimits';
-import { redactHeaders, type HeaderPairs } from '../proxy/headers';
+import { redactHeaders, type HeaderPairs } from '../http/headers';
 import { maskUrl, maskUrlsInText, redactQuery } from '../lib/url-secrets';
-import { createStreamDecoder, decodeBody, parseEncoding, type StreamDecoder } from '../proxy/decode';
+import { createStreamDecoder, parseEncoding, type StreamDecoder } from '../http/decode';
 import { describeError } from '../lib/log';
-import type { AddonManager } from './addons';
 import { ResponseAssembler } from './assembler';
+import { decodeRequestBody, parseResponseBody } from './body';
 import { extractIdentity } from './identity';
+import { outcomeOf } from './outcome';
 import { parseRateLimitEvent, parseRateLimitHeaders } from './ratelimits';
+import { recordOfFlow, summaryOfFlow } from './record';
 import { SseDecoder } from './sse';
 import { isObj } from '../lib/json';
-import { countedByCodex } from '../analysis/codex-count';
 
 export interface FlowInit {
   id: string;
@@ -41,12 +43,6 @@ export interface FlowInit {
   /** Largest body (request or non-streamed response) decoded for capture. */
   maxCaptureBytes: number;
 }
-
-const PREVIEW_CHARS = 160;
-/** A body that is not JSON is kept as text up to this many characters. */
-const TEXT_BODY_CHARS = 64 * 1024;
-
-const clipTextBody = (text: string): string => (text.length > TEXT_BODY_CHARS ? text.slice(0, TEXT_BODY_CHARS) + '…' : text);
 
 /**
  * One event from its text (an SSE event's `data`, a WebSocket message): the parsed JSON, or the
@@ -100,8 +96,8 @@ export class ExchangeFlow {
   responseBytes = 0;
   readonly events: StreamEvent[] = [];
   readonly assembler = new ResponseAssembler();
-  private responseBody: unknown = undefined;
-  private responseBodyNote: string | null = null;
+  responseBody: unknown = undefined;
+  responseBodyNote: string | null = null;
   private bodyParts: Uint8Array[] = [];
   private bodyPartsBytes = 0;
   private isSse = false;
@@ -111,10 +107,10 @@ export class ExchangeFlow {
   /** Set when the flow ended: later hooks are ignored, so a flow ends exactly once. */
   private ended = false;
 
-  constructor(
-    init: FlowInit,
-    private readonly addons: AddonManager,
-  ) {
+  /** Events parsed from the bytes being pushed, handed to the driver (see `pushResponseBytes`). */
+  private parsed: StreamEvent[] = [];
+
+  constructor(init: FlowInit) {
     this.id = init.id;
     this.transport = init.transport;
     this.method = init.method;
@@ -139,7 +135,10 @@ export class ExchangeFlow {
     if (opts.decodedJson !== undefined) {
       this.requestBody = opts.decodedJson;
     } else if (raw && raw.byteLength > 0) {
-      this.requestBody = this.decodeJson(raw, encodingHeader, (note) => (this.requestBodyNote = note));
+      const d = decodeRequestBody(raw, encodingHeader, this.maxCaptureBytes);
+      this.requestBody = d.body;
+      if (d.note) this.requestBodyNote = d.note;
+      if (d.error) this.captureErrors.push(d.error);
     }
     this.identity = extractIdentity(
       (n) => this.rawRequestHeaders.get(n) ?? null,
@@ -149,34 +148,6 @@ export class ExchangeFlow {
     );
     if (this.route.modelRequested === null)
       this.route = { ...this.route, modelRequested: this.identity.model, modelSent: this.route.modelSent ?? this.identity.model };
-    this.addons.triggerSync('request', this);
-  }
-
-  private decodeJson(raw: Uint8Array, encodingHeader: string | null, note: (n: string) => void): unknown {
-    const encoding = parseEncoding(encodingHeader);
-    if (!encoding) {
-      note(`not decoded: unsupported content-encoding ${JSON.stringify(encodingHeader)}`);
-      return undefined;
-    }
-    if (raw.byteLength > this.maxCaptureBytes) {
-      note(`not captured: ${raw.byteLength} bytes exceed the capture limit of ${this.maxCaptureBytes}`);
-      return undefined;
-    }
-    let plain: Uint8Array;
-    try {
-      plain = decodeBody(raw, encoding);
-    } catch (err) {
-      note(`not decoded: corrupt ${encoding} body (${describeError(err)})`);
-      this.captureErrors.push(`request body: corrupt ${encoding} data`);
-      return undefined;
-    }
-    const text = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('utf8');
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      note(encoding === 'identity' ? 'not JSON; kept as text' : `decoded from ${encoding}; not JSON; kept as text`);
-      return clipTextBody(text);
-    }
   }
 
   /**
@@ -215,7 +186,6 @@ export class ExchangeFlow {
         },
       );
     }
-    this.addons.triggerSync('responseHeaders', this);
   }
 
   /** A WebSocket turn that ended in a wrapped `error` frame: treated like an HTTP error reply. */
@@ -224,11 +194,18 @@ export class ExchangeFlow {
     this.responseBody = body;
   }
 
-  /** Raw response bytes as forwarded to Codex (possibly compressed). */
-  pushResponseBytes(chunk: Uint8Array): void {
-    if (this.ended) return;
+  /** Raw response bytes as forwarded to Codex (possibly compressed); returns the events they completed. */
+  pushResponseBytes(chunk: Uint8Array): StreamEvent[] {
+    if (this.ended) return [];
     this.responseBytes += chunk.byteLength;
     this.decoder?.push(chunk);
+    return this.takeParsed();
+  }
+
+  private takeParsed(): StreamEvent[] {
+    const out = this.parsed;
+    this.parsed = [];
+    return out;
   }
 
   private onPlainBytes(b: Uint8Array): void {
@@ -248,6 +225,7 @@ export class ExchangeFlow {
     });
     // `event: error` with text data is still the upstream's error, not a truncated stream.
     if (ev.invalid && !unterminated && ev.type === 'error') this.assembler.apply('error', data);
+    this.parsed.push(ev);
   }
 
   /**
@@ -270,7 +248,6 @@ export class ExchangeFlow {
         this.rateLimits = parseRateLimitEvent(ev.data as Record<string, unknown>, this.startedAt + ev.t);
       }
     }
-    this.addons.triggerSync('event', this, ev);
   }
 
   /** Capture lost bytes (queue full, decode failure): the record says so; forwarding was unaffected. */
@@ -279,78 +256,51 @@ export class ExchangeFlow {
     this.captureComplete = false;
   }
 
-  /** The upstream response ended (cleanly, or `resetBy` names how it broke). Fires `response`. */
-  async finishResponse(resetBy?: string): Promise<void> {
-    if (!(await this.close())) return;
-    this.resolveStatus(resetBy);
-    await this.addons.trigger('response', this);
+  /**
+   * The upstream response ended (cleanly, or `resetBy` names how it broke): flushes the decoders
+   * and settles the status. Returns the events the flush completed, or null when the flow had
+   * already ended (a flow ends exactly once).
+   */
+  async finishResponse(resetBy?: string): Promise<StreamEvent[] | null> {
+    if (!(await this.close())) return null;
+    const tail = this.takeParsed();
+    if (!this.isSse && this.transport === 'http') this.parseResponseBody();
+    const o = outcomeOf({
+      kind: this.kind,
+      httpStatus: this.responseStatus ?? 0,
+      assembler: this.assembler,
+      captureComplete: this.captureComplete,
+      responseBody: this.responseBody,
+      resetBy,
+    });
+    this.status = o.status;
+    this.error = o.error;
+    return tail;
   }
 
-  /** No (complete) response: `aborted` when Codex left, `upstream_error` when the upstream failed. */
-  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<void> {
-    if (!(await this.close())) return;
+  /** No (complete) response: `aborted` when Codex left, `upstream_error` when the upstream failed. False if already ended. */
+  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<boolean> {
+    if (!(await this.close())) return false;
+    this.parsed = [];
     this.status = status;
     this.error = { ...error, message: maskUrlsInText(error.message) };
-    await this.addons.trigger('error', this);
+    return true;
   }
 
   /** Flushes the decoders and marks the flow ended; false when it had already ended. */
   private async close(): Promise<boolean> {
     if (this.ended) return false;
+    this.ended = true;
     await this.decoder?.end();
     this.sse?.end();
     this.endedAt = Date.now();
-    this.ended = true;
     return true;
-  }
-
-  private resolveStatus(resetBy?: string): void {
-    const httpStatus = this.responseStatus ?? 0;
-    if (!this.isSse && this.transport === 'http') this.parseResponseBody();
-    if (httpStatus >= 400) {
-      this.status = 'failed';
-      this.error = this.httpError(httpStatus);
-      return;
-    }
-    if (this.kind === 'other') {
-      this.status = resetBy ? 'failed' : 'completed';
-      if (resetBy) this.error = { code: 'stream_truncated', message: resetBy, upstreamCode: null };
-      return;
-    }
-    const a = this.assembler;
-    if (a.terminal) {
-      this.status = a.terminal;
-      this.error = a.error;
-    } else if (!this.captureComplete) {
-      this.status = 'failed';
-      this.error = {
-        code: 'capture_incomplete',
-        message: 'the response reached Codex, but capture dropped part of it, so how it ended is unknown',
-        upstreamCode: null,
-      };
-    } else if (a.error) {
-      this.status = 'failed';
-      this.error = a.error;
-    } else {
-      this.status = 'failed';
-      this.error = {
-        code: 'stream_truncated',
-        message: resetBy ? `stream closed before response.completed (${resetBy})` : 'stream closed before response.completed',
-        upstreamCode: null,
-      };
-    }
   }
 
   private parseResponseBody(): void {
     if (this.bodyParts.length === 0) return;
-    const buf = Buffer.concat(this.bodyParts);
+    this.responseBody = parseResponseBody(this.bodyParts);
     this.bodyParts = [];
-    const text = buf.toString('utf8');
-    try {
-      this.responseBody = JSON.parse(text);
-    } catch {
-      this.responseBody = clipTextBody(text);
-    }
     // A non-streamed Responses reply (e.g. /responses/compact) is assembled from its JSON.
     const body = this.responseBody as Record<string, unknown> | null;
     if (this.kind === 'model' && body && typeof body === 'object' && (this.responseStatus ?? 0) < 400) {
@@ -360,101 +310,11 @@ export class ExchangeFlow {
     }
   }
 
-  private httpError(status: number): ExchangeError {
-    const body = this.responseBody as { error?: Record<string, unknown> } | string | undefined;
-    const e = body && typeof body === 'object' && body.error && typeof body.error === 'object' ? body.error : null;
-    const message = typeof e?.message === 'string' ? e.message : typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${status}`;
-    const upstreamCode = typeof e?.type === 'string' ? e.type : typeof e?.code === 'string' ? e.code : null;
-    return { code: `http_${status}`, message, upstreamCode };
-  }
-
-  /** Whether this exchange enters Codex's own `tokens used` (architecture.md, "As Codex counts"). */
-  codexCounted(): boolean {
-    const id = this.identity;
-    return countedByCodex({
-      kind: this.kind,
-      role: id.role,
-      status: this.status,
-      requestKind: id.requestKind,
-      compactionImplementation: id.compactionImplementation,
-    });
-  }
-
   toSummary(): ExchangeSummary {
-    const text = this.assembler.text();
-    return {
-      id: this.id,
-      kind: this.kind,
-      transport: this.transport,
-      status: this.status,
-      startedAt: this.startedAt,
-      firstByteAt: this.firstByteAt,
-      endedAt: this.endedAt,
-      method: this.method,
-      path: this.path,
-      httpStatus: this.responseStatus,
-      model: this.assembler.model ?? this.identity.model,
-      requestKind: this.identity.requestKind,
-      sessionId: this.identity.sessionId,
-      threadId: this.identity.threadId,
-      parentThreadId: this.identity.parentThreadId,
-      turnId: this.identity.turnId,
-      agent: { role: this.identity.role, name: this.identity.agentName, nickname: this.identity.agentNickname },
-      usage: this.assembler.usage,
-      codexCounted: this.codexCounted(),
-      error: this.error,
-      captureComplete: this.captureComplete,
-      route: this.route,
-      responseId: this.assembler.responseId,
-      preview: (text || this.callPreview())?.slice(0, PREVIEW_CHARS) || null,
-      requestBytes: this.requestBytes,
-      responseBytes: this.responseStatus === null ? null : this.responseBytes,
-      cache: null,
-      costUsd: null,
-      facts: null,
-      source: 'captured',
-    };
-  }
-
-  /** For responses without text: the tool calls they make, e.g. `exec_command {"cmd":"ls"}`. */
-  private callPreview(): string | null {
-    const calls = this.assembler
-      .output()
-      .filter((i) => typeof i.name === 'string' && /_call$/.test(i.type))
-      .map((i) => {
-        const name = typeof i.namespace === 'string' ? `${i.namespace}.${String(i.name)}` : String(i.name);
-        const args = typeof i.arguments === 'string' ? i.arguments : typeof i.input === 'string' ? i.input : '';
-        return `${name} ${args.replace(/\s+/g, ' ')}`.trim();
-      });
-    return calls.length ? `→ ${calls.join('; ')}` : null;
+    return summaryOfFlow(this);
   }
 
   toRecord(): ExchangeRecord {
-    return {
-      ...this.toSummary(),
-      identity: this.identity,
-      request: {
-        method: this.method,
-        path: this.path,
-        query: this.query,
-        upstreamUrl: this.upstreamUrl,
-        headers: this.requestHeaders,
-        bodyBytes: this.requestBytes ?? 0,
-        bodyEncoding: this.requestEncoding,
-        body: this.requestBody,
-        bodyNote: this.requestBodyNote,
-        ...(this.websocketMessage !== undefined ? { websocketMessage: this.websocketMessage } : {}),
-      },
-      response: {
-        status: this.responseStatus,
-        headers: this.responseHeaders,
-        events: this.events,
-        output: this.assembler.output(),
-        ...(this.responseBody !== undefined ? { body: this.responseBody } : {}),
-        bodyNote: this.responseBodyNote,
-      },
-      rateLimits: this.rateLimits,
-      captureErrors: [...this.captureErrors],
-    };
+    return recordOfFlow(this);
   }
 }

@@ -4,7 +4,7 @@
  * `x-ratelimit-*` headers OpenAI sends API-key users.
  */
 import type { CodexLimit, RateLimitWindow, RateLimits } from '../protocol/ratelimits';
-import type { HeaderPairs } from '../proxy/headers';
+import type { HeaderPairs } from '../http/headers';
 import type { HeaderGet } from './identity';
 import { isObj, type Json } from '../lib/json';
 

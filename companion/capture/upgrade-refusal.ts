@@ -5,10 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Route } from '../protocol/exchange';
-import { headerPairsOf } from '../proxy/headers';
-import type { AddonManager } from './addons';
-import { ExchangeFlow } from './flow';
-import { newExchangeId } from './ids';
+import { headerPairsOf } from '../http/headers';
+import type { CaptureChannel } from './channel';
 
 export interface RefusalFacts {
   upstreamUrl: string;
@@ -16,27 +14,21 @@ export interface RefusalFacts {
   /** The status Codex got; null when no upstream answered. */
   status: number | null;
   message: string;
-  maxCaptureBytes: number;
 }
 
-export function recordUpgradeRefusal(addons: AddonManager, req: IncomingMessage, f: RefusalFacts): Promise<void> {
+export function recordUpgradeRefusal(channel: CaptureChannel, req: IncomingMessage, f: RefusalFacts): void {
   const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const flow = new ExchangeFlow(
-    {
-      id: newExchangeId(),
-      transport: 'http',
-      method: 'GET',
-      path: u.pathname,
-      query: u.search,
-      upstreamUrl: f.upstreamUrl || null,
-      requestHeaders: headerPairsOf(req.headers),
-      route: f.route,
-      maxCaptureBytes: f.maxCaptureBytes,
-    },
-    addons,
-  );
-  flow.setRequestBody(null);
-  if (f.status === null) return flow.fail('upstream_error', { code: 'upstream_unreachable', message: f.message, upstreamCode: null });
-  flow.setResponseHead(f.status, []);
-  return flow.finishResponse();
+  const capture = channel.open({
+    transport: 'http',
+    method: 'GET',
+    path: u.pathname,
+    query: u.search,
+    upstreamUrl: f.upstreamUrl || null,
+    requestHeaders: headerPairsOf(req.headers),
+    route: f.route,
+  });
+  capture.requestEnd();
+  if (f.status === null) return capture.fail('upstream_error', { code: 'upstream_unreachable', message: f.message, upstreamCode: null });
+  capture.head(f.status, [], Date.now());
+  capture.end();
 }

@@ -4,11 +4,12 @@
  * input; the full input is rebuilt from the earlier exchange on this connection (its input plus
  * its output), exactly as an HTTP request would have carried it.
  */
-import type { HeaderPairs } from '../proxy/headers';
+import type { HeaderPairs } from '../http/headers';
 import type { Route } from '../protocol/exchange';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { AddonManager } from './addons';
-import { eventOfText, ExchangeFlow } from './flow';
+import { FlowDriver } from './driver';
+import { eventOfText } from './flow';
 import { newExchangeId } from './ids';
 import { parseRateLimitEvent, rateLimitsOfHeaders } from './ratelimits';
 import { isObj, type Json } from '../lib/json';
@@ -31,12 +32,22 @@ export interface WsSessionInit {
   addons: AddonManager;
   capturing(): boolean;
   onRateLimits(r: RateLimits): void;
+  /**
+   * A turn opened (Codex sent `response.create`) or ended (a terminal or error event), whether
+   * or not it is captured; `clientMessages` counts Codex's text messages seen so far, so the relay
+   * knows the report is about everything it has forwarded.
+   */
+  onTurn(open: boolean, turnId: string | null, clientMessages: number): void;
 }
 
 export class WsCaptureSession {
   private readonly responses = new Map<string, { input: unknown[]; output: unknown[] }>();
-  current: ExchangeFlow | null = null;
+  current: FlowDriver | null = null;
   private currentInput: unknown[] | null = null;
+  private inTurn = false;
+  private clientMessages = 0;
+  /** Turn ends still flushing: `idle` and `abort` wait for them, so no finished turn is missed. */
+  private readonly ending = new Set<Promise<void>>();
   /**
    * The 101's rate-limit headers, read once with the handshake's own time: every turn on the
    * connection carries them, and a turn without a `codex.rate_limits` message must not make
@@ -51,16 +62,18 @@ export class WsCaptureSession {
 
   /** A text message Codex sent (already forwarded). */
   onClientText(text: string): void {
+    this.clientMessages++;
     let msg: unknown;
     try {
       msg = JSON.parse(text);
     } catch {
-      return; // not JSON: relayed as is, nothing to capture
+      return this.report(); // not JSON: relayed as is, nothing to capture
     }
-    if (!isObj(msg) || msg.type !== 'response.create') return;
-    if (this.current) void this.abort('Codex sent a new request before the previous one ended');
-    if (!this.init.capturing()) return;
-    const flow = new ExchangeFlow(
+    if (!isObj(msg) || msg.type !== 'response.create') return this.report();
+    if (this.current) this.track(this.abortCurrent('Codex sent a new request before the previous one ended'));
+    this.inTurn = true;
+    if (!this.init.capturing()) return this.report();
+    const flow = new FlowDriver(
       {
         id: newExchangeId(),
         transport: 'websocket',
@@ -84,32 +97,41 @@ export class WsCaptureSession {
       if (earlier) fullInput = [...earlier.input, ...earlier.output, ...newInput];
       else {
         note = `previous_response_id ${prev} was not seen on this connection; only the new input items are shown`;
-        flow.markIncomplete(note);
+        flow.flow.markIncomplete(note);
       }
     }
     const body: Json = { ...request, input: fullInput };
     delete body.previous_response_id;
-    flow.websocketMessage = msg;
-    flow.setRequestBody(Buffer.from(text), { decodedJson: body });
-    if (note) flow.requestBodyNote = note;
-    flow.setResponseHead(101, this.init.upgradeResponseHeaders, { rateLimits: this.handshakeRateLimits });
+    flow.flow.websocketMessage = msg;
+    flow.request(Buffer.from(text), { decodedJson: body });
+    if (note) flow.flow.requestBodyNote = note;
+    flow.responseHead(101, this.init.upgradeResponseHeaders, { rateLimits: this.handshakeRateLimits });
     this.current = flow;
     this.currentInput = fullInput;
+    this.report();
+  }
+
+  private report(): void {
+    this.init.onTurn(this.inTurn, this.current?.flow.identity.turnId ?? null, this.clientMessages);
   }
 
   /** A text message the upstream sent (already forwarded). */
   onServerText(text: string): void {
     const flow = this.current;
-    const { type, data: msg } = flow ? flow.recordText(text, 'message', { source: 'message' }) : eventOfText(text, 'message', 'message');
+    const { type, data: msg } = flow ? flow.text(text, 'message', { source: 'message' }) : eventOfText(text, 'message', 'message');
     // Every reading reaches the live state here, once: recordEvent has parsed it into the flow;
     // with nothing captured (paused, between turns) it is parsed here.
-    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(flow?.rateLimits ?? parseRateLimitEvent(msg, Date.now()));
+    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(flow?.flow.rateLimits ?? parseRateLimitEvent(msg, Date.now()));
+    if (this.inTurn && (TERMINAL.has(type) || type === 'error')) {
+      this.inTurn = false;
+      if (!flow) this.report();
+    }
     if (!flow) return;
-    if (TERMINAL.has(type)) void this.finish();
+    if (TERMINAL.has(type)) this.track(this.finish());
     else if (type === 'error' && isObj(msg)) {
       // A wrapped error (`{type:"error", status_code, error, headers}`) ends the request like an HTTP error.
-      if (typeof msg.status_code === 'number') flow.setErrorReply(msg.status_code, { error: msg.error });
-      void this.finish();
+      if (typeof msg.status_code === 'number') flow.flow.setErrorReply(msg.status_code, { error: msg.error });
+      this.track(this.finish());
     }
   }
 
@@ -117,8 +139,8 @@ export class WsCaptureSession {
   onBinary(direction: 'client' | 'server', bytes: number): void {
     const flow = this.current;
     if (!flow) return;
-    flow.recordEvent({
-      t: Date.now() - flow.startedAt,
+    flow.event({
+      t: Date.now() - flow.flow.startedAt,
       type: 'binary',
       data: { from: direction, bytes },
       invalid: 'binary frame (Codex treats these as an error)',
@@ -129,21 +151,38 @@ export class WsCaptureSession {
     const flow = this.current;
     if (!flow) return;
     this.current = null;
-    const id = flow.assembler.responseId;
+    const id = flow.flow.assembler.responseId;
     if (id && this.currentInput) {
-      this.responses.set(id, { input: this.currentInput, output: flow.assembler.output() });
+      this.responses.set(id, { input: this.currentInput, output: flow.flow.assembler.output() });
       if (this.responses.size > KEEP_RESPONSES) this.responses.delete(this.responses.keys().next().value as string);
     }
     this.currentInput = null;
-    await flow.finishResponse();
+    this.report();
+    await flow.finish();
   }
 
-  /** The connection ended (either side) with an exchange in flight. */
+  /** The connection ended (either side): the exchange in flight is aborted, after every turn end before it. */
   async abort(reason: string): Promise<void> {
+    await this.abortCurrent(reason);
+    await this.idle();
+  }
+
+  /** Resolves when every turn end started so far has fired its hooks. */
+  async idle(): Promise<void> {
+    while (this.ending.size > 0) await Promise.all([...this.ending]);
+  }
+
+  private track(p: Promise<void>): void {
+    const q = p.finally(() => this.ending.delete(q));
+    this.ending.add(q);
+  }
+
+  private async abortCurrent(reason: string): Promise<void> {
     const flow = this.current;
     if (!flow) return;
     this.current = null;
     this.currentInput = null;
+    this.inTurn = false;
     await flow.fail('aborted', { code: 'connection_closed', message: reason, upstreamCode: null });
   }
 }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { codexHome } from '../codex/config-file';
-import { loadPrices } from '../capture/analysis-step';
+import { loadPrices } from '../store/prices-file';
 import { createLogger } from '../lib/log';
 import { ImportReportSchema, type ImportReport } from '../protocol/api';
 import { importHistory, type ImportSources } from '../store/import/import';

@@ -5,7 +5,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
-import { countTextTokens } from '../analysis/tokenizer';
 import { tokenMatches } from '../api/security';
 import type { Logger } from '../lib/log';
 import type { ExchangeSummary } from '../protocol/exchange';
@@ -37,6 +36,8 @@ export interface ProgressSource {
   id: string;
   events: number;
   text(): string;
+  /** Estimated output tokens so far, counted in the capture worker (the text's deltas, o200k). */
+  tokens: number;
 }
 
 type Outgoing = ServerMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
@@ -49,10 +50,7 @@ export const CLOSE = { badHello: 4400, unauthorized: 4401, helloTimeout: 4408, p
 
 export class LiveHub {
   private readonly clients = new Set<LiveClient>();
-  private readonly progress = new Map<
-    string,
-    { source: ProgressSource; timer: NodeJS.Timeout | null; dirty: boolean; chars: number; tokens: number }
-  >();
+  private readonly progress = new Map<string, { source: ProgressSource; timer: NodeJS.Timeout | null; dirty: boolean }>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly opts: Required<HubOptions>;
 
@@ -235,7 +233,7 @@ export class LiveHub {
   exchangeProgress(source: ProgressSource): void {
     let p = this.progress.get(source.id);
     if (!p) {
-      p = { source, timer: null, dirty: false, chars: 0, tokens: 0 };
+      p = { source, timer: null, dirty: false };
       this.progress.set(source.id, p);
     }
     p.source = source;
@@ -258,22 +256,16 @@ export class LiveHub {
     if (!p || !p.dirty) return;
     if (p.timer) clearTimeout(p.timer);
     p.timer = null;
-    // Nobody to tell (DevTools closed): stay dirty and skip rebuilding and counting the text;
-    // the next event after a client arrives catches up from `p.chars` in one count.
+    // Nobody to tell (DevTools closed): stay dirty; the next event after a client arrives catches up.
     if (![...this.clients].some((c) => c.ready && c.scope === 'full')) return;
     p.dirty = false;
     const text = p.source.text();
-    if (text.length > p.chars) {
-      // Output text may mention `<|endoftext|>`: counted as plain text, never thrown on.
-      p.tokens += countTextTokens(text.slice(p.chars));
-      p.chars = text.length;
-    }
     const base = {
       type: 'exchange/progress' as const,
       id,
       events: p.source.events,
       outputChars: text.length,
-      estimatedOutputTokens: p.tokens,
+      estimatedOutputTokens: p.source.tokens,
     };
     const plain = JSON.stringify(base);
     for (const c of this.clients) {

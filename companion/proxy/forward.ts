@@ -1,37 +1,54 @@
 /**
- * @module HTTP forwarding under `/v1`: every request goes to its upstream at once, byte for byte,
- * and its response streams back as it arrives. Capture is a tee on the side (capture/queue.ts):
- * nothing here waits for it, and nothing it does can fail the forward.
+ * @module HTTP forwarding under `/v1`, Node stream to Node stream: the request goes upstream at
+ * once and its body streams up as it arrives; the upstream's response is written to Codex's
+ * socket chunk by chunk, with its headers as they came (minus hop-by-hop ones and those Node
+ * writes itself). Capture is a copy on the side (capture/channel.ts): nothing here waits for it,
+ * and nothing it does can fail the forward. A profile's model override is the one case that
+ * buffers the request body, since it rewrites it.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { request as upstreamRequest, errors as undiciErrors, type Dispatcher } from 'undici';
-import { AddonManager } from '../capture/addons';
-import { ExchangeFlow } from '../capture/flow';
-import type { CaptureQueue } from '../capture/queue';
-import { newExchangeId } from '../capture/ids';
+import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import { describeError, type Logger } from '../lib/log';
 import { maskUrlsInText } from '../lib/url-secrets';
-import { decodeBody, parseEncoding } from './decode';
-import { openAiError } from './errors';
-import { headerPairs, headerPairsOf, withoutHopByHop, type HeaderPairs } from './headers';
+import { decodeBody, parseEncoding } from '../http/decode';
+import { openAiErrorBody } from './errors';
+import { headerPairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import type { RouteOk, Router } from './route';
 
 export interface ForwardDeps {
   router: Router;
   dispatcher: Dispatcher;
-  addons: AddonManager;
-  queue: CaptureQueue;
+  channel: CaptureChannel;
   log: Logger;
-  maxCaptureBytes: number;
   /** While paused, requests are forwarded but not recorded. */
   capturing(): boolean;
+  /** Streams cut by shutdown say so in their record. */
+  shuttingDown(): boolean;
+}
+
+/** Node's own request and response behind Hono's context (@hono/node-server). */
+interface NodeBindings {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
 }
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+/** Written by Node itself for the connection to Codex; the upstream's values do not apply to it. */
+const NODE_OWNED = ['date'];
 
 /** Path after the `/v1` prefix, e.g. `/v1/responses` → `/responses`. */
 export function proxySuffix(pathname: string): string {
   return pathname.replace(/^\/v1(?=\/|$)/, '') || '/';
+}
+
+/** Lower-cased name/value pairs as they came on the wire, repeats and order kept. */
+function rawPairs(raw: string[]): HeaderPairs {
+  const out: HeaderPairs = [];
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i].toLowerCase(), raw[i + 1]]);
+  return out;
 }
 
 function flatHeaders(pairs: HeaderPairs): string[] {
@@ -65,172 +82,215 @@ function upstreamFailure(err: unknown, upstream: string): { status: number; type
   };
 }
 
+function hasBody(incoming: IncomingMessage): boolean {
+  const len = incoming.headers['content-length'];
+  return incoming.headers['transfer-encoding'] !== undefined || (len !== undefined && Number(len) > 0);
+}
+
+/** The whole request body (the model override and refused routes need it whole). */
+async function readAll(incoming: IncomingMessage, capture: HttpCapture | null): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    parts.push(chunk);
+    capture?.requestChunk(chunk);
+  }
+  capture?.requestEnd();
+  return Buffer.concat(parts);
+}
+
+/** The request body as it arrives, copied to capture on its way upstream. */
+async function* tapped(incoming: IncomingMessage, capture: HttpCapture | null): AsyncGenerator<Buffer> {
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    capture?.requestChunk(chunk);
+    yield chunk;
+  }
+  capture?.requestEnd();
+}
+
+function writeError(out: ServerResponse, status: number, type: string, message: string, code: string): void {
+  if (out.headersSent) return void out.destroy();
+  out.writeHead(status, { 'content-type': 'application/json', 'x-codex-devtools-error': type });
+  out.end(openAiErrorBody(type, message, code));
+}
+
 export function createForwardHandler(deps: ForwardDeps) {
   return async function forward(c: Context): Promise<Response> {
-    const req = c.req.raw;
-    const url = new URL(req.url);
+    const { incoming, outgoing } = c.env as NodeBindings;
+    const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const suffix = proxySuffix(url.pathname);
-    const inHeaders = headerPairs(req.headers);
+    const inHeaders = rawPairs(incoming.rawHeaders);
     const decision = deps.router.resolve({ headers: inHeaders, suffix, query: url.search });
-    const flow = deps.capturing()
-      ? new ExchangeFlow(
-          {
-            id: newExchangeId(),
-            transport: 'http',
-            method: req.method,
-            path: url.pathname,
-            query: url.search,
-            upstreamUrl: decision.ok ? decision.url : null,
-            requestHeaders: inHeaders,
-            route: decision.route,
-            maxCaptureBytes: deps.maxCaptureBytes,
-          },
-          deps.addons,
-        )
+    const capture = deps.capturing()
+      ? deps.channel.open({
+          transport: 'http',
+          method: incoming.method ?? 'GET',
+          path: url.pathname,
+          query: url.search,
+          upstreamUrl: decision.ok ? decision.url : null,
+          requestHeaders: inHeaders,
+          route: decision.route,
+        })
       : null;
 
-    let raw: Uint8Array | null = null;
-    if (req.body) {
-      try {
-        raw = new Uint8Array(await req.arrayBuffer());
-      } catch (err) {
-        // Codex went away while sending its body: nothing to forward.
-        await flow?.fail('aborted', {
-          code: 'client_aborted',
-          message: `Codex closed the connection while sending the request (${describeError(err)})`,
-          upstreamCode: null,
-        });
-        return new Response(null, { status: 400 });
-      }
-    }
-
     if (!decision.ok) {
-      const res = openAiError(decision.status, decision.type, decision.message, 'codex_devtools_profile');
-      if (flow) {
-        // Nothing is forwarded, so nothing waits: recorded right away.
-        flow.setRequestBody(raw);
-        flow.setResponseHead(decision.status, headerPairs(res.headers));
-        flow.pushResponseBytes(Buffer.from(await res.clone().arrayBuffer()));
-        await flow.finishResponse();
+      // Nothing is forwarded, so nothing waits: recorded right away.
+      try {
+        await readAll(incoming, capture);
+      } catch {
+        capture?.requestEnd();
       }
-      return res;
+      const body = Buffer.from(openAiErrorBody(decision.type, decision.message, 'codex_devtools_profile'));
+      const headers: HeaderPairs = [
+        ['content-type', 'application/json'],
+        ['x-codex-devtools-error', decision.type],
+      ];
+      outgoing.writeHead(decision.status, flatHeaders(headers));
+      outgoing.end(body);
+      capture?.head(decision.status, headers, Date.now());
+      capture?.chunk(body);
+      capture?.end();
+      return RESPONSE_ALREADY_SENT;
     }
-    return send(deps, req, decision, raw, flow);
+    await send(deps, incoming, outgoing, decision, capture);
+    return RESPONSE_ALREADY_SENT;
   };
 }
 
-async function send(
-  deps: ForwardDeps,
-  req: Request,
-  decision: RouteOk,
-  raw: Uint8Array | null,
-  flow: ExchangeFlow | null,
-): Promise<Response> {
-  let body = raw;
-  let drop = ['host', 'content-length'];
-  if (decision.modelOverride && raw) {
-    const o = overrideModel(raw, req.headers.get('content-encoding'), decision.modelOverride);
-    if (o) {
-      body = o.body;
-      if (o.dropEncoding) drop = [...drop, 'content-encoding'];
-    }
-  }
-  const outHeaders = withoutHopByHop(decision.headers, drop);
-  // Parsing the body (often megabytes of history) and the request hooks wait until it is sent.
-  if (flow) deps.queue.pushTask(flow, () => flow.setRequestBody(raw));
+async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerResponse, decision: RouteOk, capture: HttpCapture | null) {
+  const method = (incoming.method ?? 'GET') as Dispatcher.HttpMethod;
   const abort = new AbortController();
-  const onClientAbort = () => abort.abort(new Error('Codex closed the connection'));
-  req.signal.addEventListener('abort', onClientAbort, { once: true });
+  let codexLeft = false;
+  // Codex went away (before or during the response): the upstream request is cancelled.
+  out.on('close', () => {
+    if (out.writableFinished) return;
+    codexLeft = true;
+    abort.abort(new Error('Codex closed the connection'));
+  });
+
+  let drop = ['host'];
+  let body: Buffer | AsyncIterable<Buffer> | undefined;
+  if (!hasBody(incoming)) {
+    capture?.requestEnd();
+  } else if (decision.modelOverride) {
+    let raw: Buffer;
+    try {
+      raw = await readAll(incoming, capture);
+    } catch (err) {
+      capture?.fail('aborted', {
+        code: 'client_aborted',
+        message: `Codex closed the connection while sending the request (${describeError(err)})`,
+        upstreamCode: null,
+      });
+      return void out.destroy();
+    }
+    body = raw;
+    const o = overrideModel(raw, incoming.headers['content-encoding'] ?? null, decision.modelOverride);
+    if (o) {
+      body = Buffer.from(o.body);
+      drop = [...drop, 'content-length', ...(o.dropEncoding ? ['content-encoding'] : [])];
+    }
+  } else {
+    body = tapped(incoming, capture);
+  }
 
   let res: Dispatcher.ResponseData;
   try {
     res = await upstreamRequest(decision.url, {
-      method: req.method as Dispatcher.HttpMethod,
-      headers: flatHeaders(outHeaders),
-      body: body && body.byteLength > 0 ? body : undefined,
+      method,
+      headers: flatHeaders(withoutHopByHop(decision.headers, drop)),
+      // undici streams any async iterable (core/request.js, isIterable); its types list only Readable.
+      body: body as Buffer | undefined,
       dispatcher: deps.dispatcher,
       signal: abort.signal,
     });
   } catch (err) {
-    req.signal.removeEventListener('abort', onClientAbort);
-    if (req.signal.aborted) {
-      if (flow)
-        deps.queue.pushTask(flow, () =>
-          flow.fail('aborted', {
-            code: 'client_aborted',
-            message: 'Codex closed the connection before the upstream answered',
-            upstreamCode: null,
-          }),
-        );
-      return new Response(null, { status: 499 });
+    if (codexLeft) {
+      capture?.fail('aborted', {
+        code: 'client_aborted',
+        message: 'Codex closed the connection before the upstream answered',
+        upstreamCode: null,
+      });
+      return;
+    }
+    if (incoming.errored || (!incoming.complete && incoming.destroyed)) {
+      capture?.fail('aborted', {
+        code: 'client_aborted',
+        message: `Codex closed the connection while sending the request (${describeError(err)})`,
+        upstreamCode: null,
+      });
+      return void out.destroy();
     }
     const f = upstreamFailure(err, decision.route.upstream);
     deps.log.warn(f.message);
-    if (flow) deps.queue.pushTask(flow, () => flow.fail('upstream_error', { code: f.type, message: f.message, upstreamCode: null }));
-    return openAiError(f.status, f.type, f.message, 'codex_devtools_upstream');
+    capture?.fail('upstream_error', { code: f.type, message: f.message, upstreamCode: null });
+    return writeError(out, f.status, f.type, f.message, 'codex_devtools_upstream');
   }
 
   const pairs = headerPairsOf(res.headers);
-  if (flow) {
-    const at = Date.now();
-    deps.queue.pushTask(flow, () => flow.setResponseHead(res.statusCode, pairs, { at }));
+  capture?.head(res.statusCode, pairs, Date.now());
+  const outHeaders = withoutHopByHop(pairs, NODE_OWNED);
+  if (codexLeft) {
+    res.body.destroy();
+    capture?.fail('aborted', {
+      code: 'client_aborted',
+      message: 'Codex closed the connection before the upstream answered',
+      upstreamCode: null,
+    });
+    return;
   }
-  const outResponseHeaders = new Headers();
-  for (const [k, v] of withoutHopByHop(pairs)) outResponseHeaders.append(k, v);
+  out.writeHead(res.statusCode, flatHeaders(outHeaders));
 
-  if (NULL_BODY_STATUS.has(res.statusCode) || req.method === 'HEAD') {
+  if (NULL_BODY_STATUS.has(res.statusCode) || method === 'HEAD') {
     res.body.resume();
-    req.signal.removeEventListener('abort', onClientAbort);
-    if (flow) deps.queue.pushTask(flow, () => flow.finishResponse());
-    return new Response(null, { status: res.statusCode, headers: outResponseHeaders });
+    out.end();
+    capture?.end();
+    return;
   }
+  // Headers go out now, before the first body byte (an SSE stream may wait long for it).
+  out.flushHeaders();
 
-  const iterator = res.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const up = res.body;
   let settled = false;
-  const settle = (how: () => Promise<void>) => {
+  const settle = (how: () => void) => {
     if (settled) return;
     settled = true;
-    req.signal.removeEventListener('abort', onClientAbort);
-    if (flow) deps.queue.pushTask(flow, how);
+    how();
   };
-  const aborted = () =>
+  up.on('data', (chunk: Buffer) => {
+    // Backpressure: a slow Codex slows the upstream read instead of filling our memory.
+    if (!out.write(chunk)) up.pause();
+    capture?.chunk(chunk);
+  });
+  out.on('drain', () => up.resume());
+  up.on('end', () => {
+    out.end();
+    settle(() => capture?.end());
+  });
+  up.on('error', (err) => {
+    out.destroy();
+    settle(() => {
+      if (codexLeft)
+        capture?.fail('aborted', {
+          code: deps.shuttingDown() ? 'shutdown' : 'client_aborted',
+          message: deps.shuttingDown()
+            ? 'the companion shut down before the response ended; the upstream request was cancelled'
+            : 'Codex closed the connection before the response ended; the upstream request was cancelled',
+          upstreamCode: null,
+        });
+      else capture?.end(`upstream connection broke: ${maskUrlsInText(describeError(err))}`);
+    });
+  });
+  out.on('close', () => {
+    if (out.writableFinished || settled) return;
+    up.destroy();
     settle(() =>
-      flow!.fail('aborted', {
-        code: 'client_aborted',
-        message: 'Codex closed the connection before the response ended; the upstream request was cancelled',
+      capture?.fail('aborted', {
+        code: deps.shuttingDown() ? 'shutdown' : 'client_aborted',
+        message: deps.shuttingDown()
+          ? 'the companion shut down before the response ended; the upstream request was cancelled'
+          : 'Codex closed the connection before the response ended; the upstream request was cancelled',
         upstreamCode: null,
       }),
     );
-
-  // highWaterMark 0: the next chunk is read from the upstream only when Codex's socket took the
-  // previous one, so a slow Codex slows the upstream read instead of filling our memory.
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        let next: IteratorResult<Buffer>;
-        try {
-          next = await iterator.next();
-        } catch (err) {
-          if (req.signal.aborted || abort.signal.aborted) aborted();
-          else settle(() => flow!.finishResponse(`upstream connection broke: ${describeError(err)}`));
-          controller.error(err);
-          return;
-        }
-        if (next.done) {
-          settle(() => flow!.finishResponse());
-          controller.close();
-          return;
-        }
-        controller.enqueue(next.value);
-        if (flow) deps.queue.pushBytes(flow, next.value);
-      },
-      cancel() {
-        abort.abort(new Error('Codex closed the connection'));
-        res.body.destroy();
-        aborted();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(stream, { status: res.statusCode, headers: outResponseHeaders });
+  });
 }

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { maskSecret } from './headers';
+import { maskSecret } from '../http/headers';
 import { isLoopbackHost } from '../lib/loopback';
 import { maskUrl } from '../lib/url-secrets';
 import { paths, writePrivateFile } from '../store/layout';

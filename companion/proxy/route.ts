@@ -5,7 +5,7 @@
  */
 import type { Route } from '../protocol/exchange';
 import { maskUrl, splitUserinfo } from '../lib/url-secrets';
-import type { HeaderPairs } from './headers';
+import type { HeaderPairs } from '../http/headers';
 
 export type AuthKind = Route['auth'];
 

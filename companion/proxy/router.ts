@@ -13,7 +13,7 @@ import {
   type RouteRequest,
   type Router,
 } from './route';
-import type { HeaderPairs } from './headers';
+import type { HeaderPairs } from '../http/headers';
 import { maskUrl } from '../lib/url-secrets';
 
 /** Codex's credentials and account identifiers, never sent to a profile's host without its opt-in. */

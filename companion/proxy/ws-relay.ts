@@ -8,14 +8,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import WebSocket, { WebSocketServer } from 'ws';
-import type { AddonManager } from '../capture/addons';
+import type { CaptureChannel } from '../capture/channel';
 import { recordUpgradeRefusal } from '../capture/upgrade-refusal';
-import { WsCaptureSession } from '../capture/ws-session';
 import { describeError, type Logger } from '../lib/log';
 import { maskUrlsInText } from '../lib/url-secrets';
-import type { RateLimits } from '../protocol/ratelimits';
 import type { Route } from '../protocol/exchange';
-import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from './headers';
+import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import { openAiErrorBody } from './errors';
 import { proxySuffix } from './forward';
 import { proxyFor } from './proxy-env';
@@ -25,14 +23,12 @@ export interface RelayDeps {
   router: Router;
   /** Environment whose HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply to upstream sockets. */
   env?: NodeJS.ProcessEnv;
-  addons: AddonManager;
+  channel: CaptureChannel;
   log: Logger;
-  maxCaptureBytes: number;
   /** Largest single message relayed; a bigger one closes both sides with 1009. */
   maxPayload: number;
   connectTimeoutMs: number;
   capturing(): boolean;
-  onRateLimits(r: RateLimits): void;
 }
 
 /** Headers of the upstream's 101 that are not Codex's to receive (the handshake is per hop). */
@@ -89,9 +85,7 @@ export function createWsRelay(deps: RelayDeps) {
 
   /** Records an upgrade that was not relayed (refused upstream, unreachable) as an `other` exchange. */
   const recordRefusal = (req: IncomingMessage, url: string, route: RelayConnectionRoute, status: number | null, message: string) =>
-    deps.capturing()
-      ? recordUpgradeRefusal(deps.addons, req, { upstreamUrl: url, route, status, message, maxCaptureBytes: deps.maxCaptureBytes })
-      : Promise.resolve();
+    deps.capturing() ? recordUpgradeRefusal(deps.channel, req, { upstreamUrl: url, route, status, message }) : undefined;
 
   type RelayConnectionRoute = Route;
 
@@ -172,44 +166,48 @@ export function createWsRelay(deps: RelayDeps) {
     upgradedAt: number,
   ): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const session = new WsCaptureSession({
-      path: url.pathname,
-      query: url.search,
-      upstreamUrl,
-      handshakeHeaders: pairsOf(req.headers),
-      upgradeResponseHeaders: upgradeHeaders,
-      upgradedAt,
-      route,
-      maxCaptureBytes: deps.maxCaptureBytes,
-      addons: deps.addons,
-      capturing: deps.capturing,
-      onRateLimits: deps.onRateLimits,
-    });
     let closeWhenIdle: string | null = null;
+    // Turn state comes from the capture worker, which parses every message; it is current once
+    // it has seen every text message Codex sent (`clientMessages`).
+    let sentTexts = 0;
+    let turn = { open: false, seen: 0 };
+    const idle = () => !turn.open && turn.seen === sentTexts;
+    const session = deps.channel.openWs(
+      {
+        path: url.pathname,
+        query: url.search,
+        upstreamUrl,
+        handshakeHeaders: pairsOf(req.headers),
+        upgradeResponseHeaders: upgradeHeaders,
+        upgradedAt,
+        route,
+      },
+      (open, turnId, clientMessages) => {
+        turn = { open, seen: clientMessages };
+        // The turn now lives on this connection's route: a reconnect for the same turn comes back to it.
+        if (open && turnId) deps.router.pin?.(turnId, route.profileId);
+        if (closeWhenIdle && idle()) client.close(1012, closeWhenIdle);
+      },
+    );
     const conn: RelayConnection = {
       profileId: route.profileId,
       closeAtTurnBoundary(reason) {
         closeWhenIdle = reason;
-        if (!session.current) client.close(1012, reason);
+        if (idle()) client.close(1012, reason);
       },
     };
     connections.add(conn);
 
     client.on('message', (data, isBinary) => {
       up.send(data, { binary: isBinary });
-      if (isBinary) return session.onBinary('client', (data as Buffer).length);
-      session.onClientText(data.toString());
-      // The turn now lives on this connection's route: a reconnect for the same turn comes back to it.
-      const turnId = session.current?.identity.turnId;
-      if (turnId) deps.router.pin?.(turnId, route.profileId);
+      if (isBinary) return session.binary('client', (data as Buffer).length);
+      sentTexts++;
+      session.text('client', data.toString());
     });
     up.on('message', (data, isBinary) => {
       client.send(data, { binary: isBinary });
-      if (isBinary) session.onBinary('server', (data as Buffer).length);
-      else {
-        session.onServerText(data.toString());
-        if (closeWhenIdle && !session.current) client.close(1012, closeWhenIdle);
-      }
+      if (isBinary) session.binary('server', (data as Buffer).length);
+      else session.text('server', data.toString());
     });
     let ended = false;
     // A side closed for a protocol error (e.g. an oversized message) reports 1006 in its own close
@@ -226,9 +224,7 @@ export function createWsRelay(deps: RelayDeps) {
       connections.delete(conn);
       code = code === 1006 ? (errorCode.get(self) ?? code) : code;
       closeLike(other, code, reason);
-      void session.abort(
-        `${by} closed the WebSocket (code ${code}${reason.length ? `: ${reason.toString()}` : ''}) before the response ended`,
-      );
+      session.close(`${by} closed the WebSocket (code ${code}${reason.length ? `: ${reason.toString()}` : ''}) before the response ended`);
     };
     client.on('close', (code, reason) => end('Codex', code, reason, client, up));
     up.on('close', (code, reason) => end('upstream', code, reason, up, client));

@@ -190,12 +190,15 @@ describe('profiles from the command line', () => {
     expect(JSON.stringify(got.headers)).not.toContain(CODEX_KEY);
     expect(got.body.model).toBe('gpt-6.1-sol');
     const token = fs.readFileSync(path.join(h, 'token'), 'utf8').trim();
-    const { items } = JSON.parse(
-      (
-        await rawRequest(`http://127.0.0.1:${port}/api/exchanges?limit=1`, { headers: { authorization: `Bearer ${token}` } })
-      ).body.toString(),
-    );
-    expect(items[0].route).toMatchObject({
+    const latest = async () =>
+      JSON.parse(
+        (
+          await rawRequest(`http://127.0.0.1:${port}/api/exchanges?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+        ).body.toString(),
+      ).items[0];
+    // Capture runs in a worker thread after the bytes were forwarded: wait for the record.
+    await expect.poll(async () => (await latest())?.route.profileId, { timeout: 15_000 }).toBe('local');
+    expect((await latest()).route).toMatchObject({
       profileId: 'local',
       upstream: other.baseUrl,
       modelRequested: 'gpt-5-codex',

@@ -75,8 +75,17 @@ describe('codex-devtools run -- codex …', () => {
           JSON.parse(
             (await rawRequest(`http://127.0.0.1:${port}/api${p}`, { headers: { authorization: `Bearer ${token}` } })).body.toString(),
           );
-        // Analysis follows storage (in a worker thread): wait for it to land on the summaries.
-        await expect.poll(async () => (await get('/exchanges')).items.every((x: any) => x.cache !== null), { timeout: 15_000 }).toBe(true);
+        // Capture and analysis run in a worker thread after the bytes were forwarded: wait for both
+        // exchanges to be stored and analysed.
+        await expect
+          .poll(
+            async () => {
+              const { items } = await get('/exchanges');
+              return items.length === 2 && items.every((x: any) => x.cache !== null);
+            },
+            { timeout: 15_000 },
+          )
+          .toBe(true);
         listed = await get('/exchanges');
         usage = await get('/usage');
       },

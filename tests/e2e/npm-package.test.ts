@@ -58,7 +58,7 @@ describe('the npm package', () => {
     expect(files.filter((f) => /fixture|\.test\.|\.map$|\.zip$|\.tsx?$/.test(f))).toEqual([]);
     for (const f of [
       'dist/companion/cli.mjs',
-      'dist/companion/analysis-worker.mjs',
+      'dist/companion/capture-worker.mjs',
       'dist/extension/chrome-mv3/manifest.json',
       'dist/extension/firefox-mv3/manifest.json',
     ]) {

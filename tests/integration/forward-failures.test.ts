@@ -64,7 +64,7 @@ describe('forwarding when things go wrong', () => {
       const [s] = c.store.list({}).items;
       expect(s.captureComplete).toBe(false);
       expect(s.error?.code).toBe('capture_incomplete');
-      expect(c.queue.droppedChunks).toBeGreaterThan(0);
+      expect(c.captureStats().droppedChunks).toBeGreaterThan(0);
     } finally {
       await c.dispose();
     }
@@ -73,25 +73,16 @@ describe('forwarding when things go wrong', () => {
   it('keeps forwarding unchanged when a capture addon throws, and reports the failure', async () => {
     const sse = encodeSse(response([message('still fine')]));
     upstream.setScenario(() => ({ kind: 'raw', chunks: [sse] }));
-    const c = await startTestCompanion({ apiUpstream: upstream.baseUrl });
-    c.addons.add({
-      name: 'exploding',
-      request: () => {
-        throw new Error('boom in request');
-      },
-      event: () => {
-        throw new Error('boom in event');
-      },
-      response: async () => {
-        throw new Error('boom in response');
-      },
+    const c = await startTestCompanion({
+      apiUpstream: upstream.baseUrl,
+      captureAddons: [new URL('../support/addons/exploding.ts', import.meta.url).href],
     });
     try {
       const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{}' });
       expect(res.status).toBe(200);
       expect(res.body.toString()).toBe(sse);
       await c.idle();
-      expect(c.addons.failures.get('exploding')).toBeGreaterThan(2);
+      expect(c.captureStats().addonFailures.exploding).toBeGreaterThan(2);
       expect(c.store.list({}).items[0].status).toBe('completed');
     } finally {
       await c.dispose();

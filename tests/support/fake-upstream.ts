@@ -49,6 +49,11 @@ export type Plan =
       awaitDrain?: boolean;
     }
   | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
+  /**
+   * Exactly these header lines (none added, not even content-type) and body chunks; `cut`
+   * destroys the socket after the chunks instead of ending the response.
+   */
+  | { kind: 'exact'; status: number; headers: [string, string][]; chunks: (string | Buffer)[]; cut?: boolean }
   | { kind: 'hang' };
 
 export type Scenario = (req: ReceivedRequest) => Plan | Promise<Plan>;
@@ -106,6 +111,21 @@ async function play(plan: Plan, req: ReceivedRequest, res: http.ServerResponse):
       res.writeHead(plan.status ?? 200, { 'content-type': 'application/json', ...plan.headers });
       res.end(text);
       req.bytesWritten += Buffer.byteLength(text);
+      return;
+    }
+    case 'exact': {
+      res.writeHead(
+        plan.status,
+        plan.headers.flatMap(([k, v]) => [k, v]),
+      );
+      res.flushHeaders();
+      for (const c of plan.chunks) {
+        const full = !res.write(c);
+        req.bytesWritten += Buffer.byteLength(c);
+        if (full) await new Promise<void>((r) => res.once('drain', r));
+      }
+      if (plan.cut) res.socket?.destroy();
+      else res.end();
       return;
     }
     case 'raw': {

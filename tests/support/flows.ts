@@ -1,13 +1,13 @@
 /**
- * Replays recorded traffic through the real capture stages (the same ExchangeFlow the proxy
- * uses), so tests check records exactly as live capture would build them. Test-only.
+ * Replays recorded traffic through the real capture stages (the same flow driver the capture
+ * worker uses), so tests check records exactly as live capture would build them. Test-only.
  */
 import { AddonManager, type CaptureAddon } from '../../companion/capture/addons';
-import { ExchangeFlow } from '../../companion/capture/flow';
+import { FlowDriver } from '../../companion/capture/driver';
 import { newExchangeId } from '../../companion/capture/ids';
 import { createLogger } from '../../companion/lib/log';
 import type { ExchangeRecord, Route } from '../../companion/protocol/exchange';
-import type { HeaderPairs } from '../../companion/proxy/headers';
+import type { HeaderPairs } from '../../companion/http/headers';
 import { fixtureSse, type HttpFixture } from './fixtures';
 
 export interface ReplayOptions {
@@ -45,7 +45,7 @@ export async function replay(
   for (const a of opts.addons ?? []) addons.add(a);
   const url = new URL(request.url ?? '/v1/responses', 'http://127.0.0.1');
   const route = { ...DEFAULT_ROUTE, ...opts.route };
-  const flow = new ExchangeFlow(
+  const flow = new FlowDriver(
     {
       id: opts.id ?? newExchangeId(),
       transport: 'http',
@@ -60,12 +60,12 @@ export async function replay(
     },
     addons,
   );
-  flow.setRequestBody(request.body === undefined ? null : Buffer.from(JSON.stringify(request.body)));
-  flow.setResponseHead(opts.status ?? response.status, lowerPairs(opts.responseHeaders ?? response.headers));
+  flow.request(request.body === undefined ? null : Buffer.from(JSON.stringify(request.body)));
+  flow.responseHead(opts.status ?? response.status, lowerPairs(opts.responseHeaders ?? response.headers));
   const bytes = opts.responseBytes ?? response.bytes;
-  for (const c of opts.chunks ? opts.chunks(bytes) : [bytes]) flow.pushResponseBytes(c);
-  await flow.finishResponse();
-  return flow.toRecord();
+  for (const c of opts.chunks ? opts.chunks(bytes) : [bytes]) flow.responseBytes(c);
+  await flow.finish();
+  return flow.flow.toRecord();
 }
 
 /** Replays one recorded fixture (its request and the SSE or JSON the fake answered). */

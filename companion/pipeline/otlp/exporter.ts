@@ -14,7 +14,6 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { TracerProvider, type IdGenerator, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
-import type { CaptureAddon } from '../../capture/addons';
 import { describeError, type Logger } from '../../lib/log';
 import type { ExportSignalStatus, ExportStatus } from '../../protocol/api';
 import type { ExchangeRecord } from '../../protocol/exchange';
@@ -27,8 +26,8 @@ import { chatSpan, type SpanSpec } from './spans';
 import { TurnTracker } from './turns';
 
 export interface OtlpExport {
-  /** Add after the store addon: it reads the stored, analysed record. */
-  addon: CaptureAddon;
+  /** An exchange was stored and analysed: the export reads its record. */
+  exchangeStored(exchange: { id: string; kind: string }): Promise<void>;
   status(): ExportStatus;
   /** Failures of both signals and the latest message, for the capture state the panel shows. */
   problems(): { exportFailures: number; exportLastError: string | null };
@@ -213,7 +212,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
   };
 
   return {
-    addon: { name: 'otlp', response: finished, error: finished },
+    exchangeStored: finished,
     problems: () => {
       const signals = [sender?.status, metricsStatus].filter((x) => x !== null && x !== undefined);
       const last = signals

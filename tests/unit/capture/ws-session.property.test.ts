@@ -26,6 +26,7 @@ function session() {
     addons,
     capturing: () => true,
     onRateLimits: () => {},
+    onTurn: () => {},
   });
   return { s, ended, idle: () => addons.idle() };
 }

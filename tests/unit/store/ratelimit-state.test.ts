@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitState } from '../../../companion/capture/ratelimit-state';
+import { RateLimitState } from '../../../companion/store/ratelimit-state';
 import { rateLimitsOfHeaders } from '../../../companion/capture/ratelimits';
 import { loadFixture } from '../../support/fixtures';
 import { lowerPairs } from '../../support/flows';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RateLimitsSchema, type RateLimits } from '../protocol/ratelimits';
-import { writePrivateFile } from '../store/layout';
+import { writePrivateFile } from './layout';
 
 export class RateLimitState {
   private current: RateLimits | null = null;

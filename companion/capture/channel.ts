@@ -1,0 +1,159 @@
+/**
+ * @module The bounded channel from forwarding to the capture worker, on the main thread. The
+ * forward path only copies bytes into messages (O(n) memcpy, no parsing); when more than the
+ * byte budget is waiting for the worker, the rest of that exchange's bytes are not captured and
+ * the exchange is marked incomplete: Codex is never slowed down. Heads and ends are never
+ * dropped: they hold no bytes.
+ */
+import type { ExchangeError } from '../protocol/exchange';
+import type { HeaderPairs } from '../http/headers';
+import type { FlowInit } from './flow';
+import type { ToWorker, WsOpen } from './messages';
+import { newExchangeId } from './ids';
+
+export const DEFAULT_CAPTURE_QUEUE_BYTES = 64 * 1024 * 1024;
+
+export type Send = (m: ToWorker, transfer?: ArrayBuffer[]) => void;
+
+/** A copy of `chunk` in its own buffer, to be transferred (not copied again) to the worker. */
+function copy(chunk: Uint8Array): Uint8Array {
+  return new Uint8Array(chunk);
+}
+
+export class CaptureChannel {
+  private pending = 0;
+  /** Chunks not captured because the channel was full. */
+  droppedChunks = 0;
+  private nextConn = 1;
+  readonly wsTurns = new Map<number, (open: boolean, turnId: string | null, clientMessages: number) => void>();
+
+  constructor(
+    private readonly send: Send,
+    private readonly maxBytes: number,
+    readonly maxCaptureBytes: number,
+  ) {}
+
+  /** The worker consumed `bytes`. */
+  acked(bytes: number): void {
+    this.pending = Math.max(0, this.pending - bytes);
+  }
+
+  /** The worker is gone (it restarts on the next message): nothing is waiting any more. */
+  reset(): void {
+    this.pending = 0;
+  }
+
+  /** Whether `bytes` more fit; counts them when they do. */
+  take(bytes: number): boolean {
+    if (this.pending + bytes > this.maxBytes) {
+      this.droppedChunks++;
+      return false;
+    }
+    this.pending += bytes;
+    return true;
+  }
+
+  open(init: Omit<FlowInit, 'maxCaptureBytes' | 'id'>): HttpCapture {
+    const id = newExchangeId();
+    this.send({ t: 'open', id, init: { ...init, id } });
+    return new HttpCapture(id, this, this.send);
+  }
+
+  openWs(init: WsOpen, onTurn: (open: boolean, turnId: string | null, clientMessages: number) => void): WsCapture {
+    const conn = this.nextConn++;
+    this.wsTurns.set(conn, onTurn);
+    this.send({ t: 'wsOpen', conn, init });
+    return new WsCapture(conn, this, this.send);
+  }
+
+  capturing(on: boolean): void {
+    this.send({ t: 'capturing', on });
+  }
+}
+
+/** The capture side of one forwarded HTTP request. */
+export class HttpCapture {
+  private requestBytes = 0;
+  private requestLost: string | null = null;
+  private responseDropping = false;
+
+  constructor(
+    readonly id: string,
+    private readonly channel: CaptureChannel,
+    private readonly send: Send,
+  ) {}
+
+  /** Request bytes as forwarded (before any model override). */
+  requestChunk(chunk: Uint8Array): void {
+    this.requestBytes += chunk.byteLength;
+    if (this.requestLost) return;
+    if (this.requestBytes > this.channel.maxCaptureBytes) {
+      this.requestLost = 'limit';
+      return;
+    }
+    if (!this.channel.take(chunk.byteLength)) {
+      this.requestLost = 'the capture queue was full; the request was forwarded in full';
+      return;
+    }
+    const c = copy(chunk);
+    this.send({ t: 'reqChunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
+  }
+
+  requestEnd(): void {
+    const lost =
+      this.requestLost === 'limit'
+        ? `${this.requestBytes} bytes exceed the capture limit of ${this.channel.maxCaptureBytes}`
+        : this.requestLost;
+    this.send({ t: 'reqEnd', id: this.id, bytes: this.requestBytes, lost });
+  }
+
+  head(status: number, headers: HeaderPairs, at: number): void {
+    this.send({ t: 'head', id: this.id, status, headers, at });
+  }
+
+  /** Response bytes as forwarded to Codex (possibly compressed). */
+  chunk(chunk: Uint8Array): void {
+    if (this.responseDropping) return;
+    if (!this.channel.take(chunk.byteLength)) {
+      this.responseDropping = true;
+      this.send({
+        t: 'incomplete',
+        id: this.id,
+        reason: 'capture queue full: the rest of this response was forwarded but not captured',
+      });
+      return;
+    }
+    const c = copy(chunk);
+    this.send({ t: 'chunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
+  }
+
+  end(resetBy?: string): void {
+    this.send({ t: 'end', id: this.id, ...(resetBy ? { resetBy } : {}) });
+  }
+
+  fail(status: 'aborted' | 'upstream_error', error: ExchangeError): void {
+    this.send({ t: 'fail', id: this.id, status, error });
+  }
+}
+
+/** The capture side of one relayed WebSocket. Texts are never dropped: a turn's end is in them. */
+export class WsCapture {
+  constructor(
+    readonly conn: number,
+    private readonly channel: CaptureChannel,
+    private readonly send: Send,
+  ) {}
+
+  text(from: 'client' | 'server', text: string): void {
+    this.send({ t: 'wsText', conn: this.conn, from, text });
+  }
+
+  binary(from: 'client' | 'server', bytes: number): void {
+    this.send({ t: 'wsBinary', conn: this.conn, from, bytes });
+  }
+
+  close(reason: string): void {
+    this.channel.wsTurns.delete(this.conn);
+    this.send({ t: 'wsClose', conn: this.conn, reason });
+  }
+}
