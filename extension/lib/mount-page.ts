@@ -12,7 +12,7 @@ import { webSocketConnection } from './companion-connection';
 import { portFromSearch } from './companion-url';
 import { wakeBackground } from './wake';
 import { followTheme } from './theme';
-import { browserLanguages } from './docs';
+import { browserLanguages } from './languages';
 import { applyLocaleToDocument, createUiI18n, resolveUiLocale } from './i18n';
 
 export interface PageOptions {
