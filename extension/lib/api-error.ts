@@ -1,4 +1,5 @@
 /** The one error type of the companion client: why a call failed, in words that say what to do next. */
+import { tr } from './i18n';
 
 export type ApiErrorType = 'unpaired' | 'offline' | 'unauthorized' | 'forbidden' | 'not_found' | 'http' | 'bad_response';
 
@@ -9,30 +10,30 @@ export class ApiError extends Error {
     message: string,
     /** HTTP status, when the companion answered. */
     readonly status: number | null = null,
+    /** The companion's error code (`ErrorResponseSchema.error`), when it sent one. */
+    readonly code: string | null = null,
   ) {
     super(message);
   }
 }
 
-const START_HINT = 'Start it with `npx codex-devtools` (or check the port on the options page).';
-
-/** The message for each failure, naming the likely cause and the fix. */
+/** The message for each failure, naming the likely cause and the fix, in the page's language. */
 export function apiErrorMessage(type: ApiErrorType, base: string, detail = ''): string {
-  const tail = detail ? ` (${detail})` : '';
+  const tail = detail ? tr('api.detail', { detail }) : '';
   switch (type) {
     case 'unpaired':
-      return 'Not paired with a companion yet: paste the pairing code `codex-devtools token` prints on the options page.';
+      return tr('api.unpaired');
     case 'offline':
-      return `No companion at ${base}. ${START_HINT}${tail}`;
+      return `${tr('connection.noCompanion', { base })} ${tr('connection.start')}${tail}`;
     case 'unauthorized':
-      return `The companion at ${base} refused the pairing token. Pair again: run \`codex-devtools token\` and paste the pairing code it prints on the options page.${tail}`;
+      return `${tr('api.unauthorized', { base })}${tail}`;
     case 'forbidden':
-      return `The companion at ${base} refused this page's origin.${tail}`;
+      return `${tr('api.forbidden', { base })}${tail}`;
     case 'not_found':
-      return `Not found on the companion at ${base}${tail}.`;
+      return tr('api.notFound', { base, detail: tail });
     case 'http':
-      return `The companion at ${base} answered with an error${tail}.`;
+      return tr('api.http', { base, detail: tail });
     case 'bad_response':
-      return `The companion at ${base} sent an answer this extension does not understand; update the older of the two.${tail}`;
+      return `${tr('api.badResponse', { base })}${tail}`;
   }
 }

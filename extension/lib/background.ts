@@ -15,6 +15,8 @@ import { useConnectionStore } from '@/stores/connection';
 import { useSettingsStore } from '@/stores/settings';
 import { useUsageStore } from '@/stores/usage';
 import { badgeFor, type Badge } from './badge';
+import { browserLanguages } from './languages';
+import { activateUiI18n, createUiI18n, resolveUiLocale } from './i18n';
 import { webSocketConnection, type ConnectionFactory } from './companion-connection';
 import { WAKE_MESSAGE } from './wake';
 
@@ -50,7 +52,13 @@ export async function startBackground(connect: ConnectionFactory = webSocketConn
     if (alarm.name === RETRY_ALARM && connection.status !== 'connected') connection.retryNow();
   });
   await browser.alarms?.create(RETRY_ALARM, { periodInMinutes: 0.5 });
-  await useSettingsStore().load();
+  const settings = useSettingsStore();
+  await settings.load();
+  // The badge's tooltip speaks the UI's language, and follows a change of the setting.
+  const locale = () => resolveUiLocale(settings.docLanguage, browserLanguages());
+  const i18n = createUiI18n(locale());
+  activateUiI18n(i18n);
+  watch(locale, (l) => (i18n.global.locale.value = l));
   connection.start({ connect, scope: 'usage' });
   watch(
     () =>

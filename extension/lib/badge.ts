@@ -4,6 +4,8 @@
  */
 import type { CaptureState, RateLimits } from '../../companion/protocol';
 import type { ConnectionStatus } from '@/stores/connection';
+import { fmtInt, fmtPercent } from './format';
+import { PRODUCT_NAME, tr } from './i18n';
 import { HIGH_USAGE_PERCENT, highestUsedPercent } from './rate-limit-view';
 
 export interface Badge {
@@ -27,32 +29,35 @@ export interface BadgeInput {
 }
 
 export function badgeFor(input: BadgeInput): Badge {
-  const base = 'Codex DevTools';
+  const base = PRODUCT_NAME;
   switch (input.status) {
     case 'connected':
       break;
     case 'unpaired':
-      return { text: '?', color: BADGE_GREY, title: `${base}: not paired; run \`codex-devtools token\` and open its link` };
+      return { text: '?', color: BADGE_GREY, title: tr('badge.unpaired', { base }) };
     case 'unauthorized':
-      return { text: '!', color: BADGE_RED, title: `${base}: the companion refused the pairing token; pair again` };
+      return { text: '!', color: BADGE_RED, title: tr('badge.unauthorized', { base }) };
     case 'mismatch':
-      return { text: '!', color: BADGE_RED, title: `${base}: the extension and the companion speak different versions; update one` };
+      return { text: '!', color: BADGE_RED, title: tr('badge.mismatch', { base }) };
     default:
       // Still connecting for the first time is not "offline"; a retry after a loss is.
-      if (input.offline || input.status === 'offline')
-        return { text: 'off', color: BADGE_GREY, title: `${base}: the companion cannot be reached; start it with \`npx codex-devtools\`` };
+      if (input.offline || input.status === 'offline') return { text: 'off', color: BADGE_GREY, title: tr('badge.offline', { base }) };
       return { text: '', color: BADGE_AMBER, title: base };
   }
   const c = input.capture;
   if (c && c.errors > 0)
-    return { text: '!', color: BADGE_RED, title: `${base}: ${c.errors} capture error(s). ${c.lastError ?? ''}`.trim() };
+    return {
+      text: '!',
+      color: BADGE_RED,
+      title: `${tr('badge.captureErrors', { base, n: fmtInt(c.errors) }, c.errors)} ${c.lastError ?? ''}`.trim(),
+    };
   const used = highestUsedPercent(input.rateLimits, input.now ?? Date.now());
   if (used !== null && used >= HIGH_USAGE_PERCENT)
     return {
       text: `${Math.min(100, Math.round(used))}%`,
       color: used >= 95 ? BADGE_RED : BADGE_AMBER,
-      title: `${base}: rate limit ${used.toFixed(0)}% used`,
+      title: tr('badge.rateLimit', { base, percent: fmtPercent(used) }),
     };
-  if (c?.paused) return { text: 'II', color: BADGE_AMBER, title: `${base}: capture paused (forwarding continues)` };
+  if (c?.paused) return { text: 'II', color: BADGE_AMBER, title: tr('badge.paused', { base }) };
   return { text: '', color: BADGE_AMBER, title: base };
 }

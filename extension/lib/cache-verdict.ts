@@ -1,18 +1,22 @@
 /** How each cache verdict the companion gives is labelled: words and a tone, nothing computed. */
 import type { CacheVerdict } from '../../companion/protocol';
+import { tr } from './i18n';
 
 export interface VerdictLabel {
   text: string;
   tone: 'ok' | 'error' | 'neutral';
 }
 
-const LABELS: Record<CacheVerdict, VerdictLabel> = {
-  hit: { text: 'cache hit', tone: 'ok' },
-  miss: { text: 'cache miss', tone: 'error' },
-  cold: { text: 'cold cache', tone: 'neutral' },
-  unknown: { text: 'cache unknown', tone: 'neutral' },
-  not_applicable: { text: 'not applicable', tone: 'neutral' },
+const TONES: Record<CacheVerdict, VerdictLabel['tone']> = {
+  hit: 'ok',
+  miss: 'error',
+  cold: 'neutral',
+  unknown: 'neutral',
+  not_applicable: 'neutral',
 };
 
 /** The label of a verdict; an analysis stored before verdicts existed has none and reads as unknown. */
-export const verdictLabel = (v: CacheVerdict | null | undefined): VerdictLabel => LABELS[v ?? 'unknown'];
+export const verdictLabel = (v: CacheVerdict | null | undefined): VerdictLabel => ({
+  text: tr(`cache.verdict.${v ?? 'unknown'}`),
+  tone: TONES[v ?? 'unknown'],
+});

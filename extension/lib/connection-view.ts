@@ -1,4 +1,5 @@
 /** What a connection state looks like to the user: a short label, a tone, a sentence that says what to do, and an action. */
+import { companionErrorText } from './companion-errors';
 import { fmtClock, fmtDuration } from './format';
 
 export interface ConnectionFacts {
@@ -8,7 +9,8 @@ export interface ConnectionFacts {
   offlineSince: number | null;
   close: { code: number; reason: string } | null;
   retryAt: number | null;
-  problem: { message: string; update: 'extension' | 'companion' | null } | null;
+  /** The companion's `feed/error`: a code the UI translates, its English message as the fallback. */
+  problem: { code?: string; message: string; update: 'extension' | 'companion' | null } | null;
   /** Unpaired pages still ask `/health`: null until answered. */
   reachable: { ok: boolean; version: string | null } | null;
 }
@@ -69,8 +71,8 @@ export function connectionView(f: ConnectionFacts, now: number, t: Translate): C
               ? t('connection.mismatchUpdateExtension')
               : t('connection.mismatch'),
         tone: 'error',
-        // The companion's own text says what differs; it is English until the companion sends codes.
-        detail: `${f.problem?.message ?? t('connection.protocolDiffers')} ${how}`,
+        // The companion's code, translated; its own English text for a code this extension does not know.
+        detail: `${f.problem ? companionErrorText('feed', f.problem.code ?? '', f.problem.message, t) : t('connection.protocolDiffers')} ${how}`,
         action: null,
       };
     }

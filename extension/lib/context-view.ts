@@ -13,6 +13,8 @@ import type {
   RequestLayout,
   SectionGroup,
 } from '../../companion/protocol';
+import { SECTION } from '../../companion/protocol';
+import { tr } from './i18n';
 import { asArray, isObject } from './json';
 
 /** A layout entry with the item it stands for (the raw JSON behind it, for the JSON view). */
@@ -46,6 +48,14 @@ export interface ContextView {
   toolFigures: Map<string, SectionFigures>;
   groups: Record<SectionGroup, GroupView>;
   breakdown: ContextBreakdown | null;
+}
+
+const SECTION_KEYS = new Map<string, string>(Object.entries(SECTION).map(([key, name]) => [name, key]));
+
+/** A section's name as the UI shows it: translated for the sections the protocol names, else as sent. */
+export function sectionLabel(name: string): string {
+  const key = SECTION_KEYS.get(name);
+  return key ? tr(`section.${key}`) : name;
 }
 
 export const GROUP_ORDER: readonly SectionGroup[] = ['tools', 'instructions', 'input', 'other'];

@@ -3,12 +3,13 @@
  * they work with the companion down, and the choice of language to show them in.
  */
 import type { InjectionKey } from 'vue';
-import { browser } from 'wxt/browser';
 import languages from '../../concepts/languages.json';
 import { parseDoc, type ConceptDoc } from './concept-doc';
+import { matchLanguage } from './languages';
 import { MCP_TOOLS_DOC, isMcpTool, toolDocName, type ToolRef } from './tool-keys';
 
 export type { ConceptDoc } from './concept-doc';
+export { browserLanguages, matchLanguage } from './languages';
 
 export interface ResolvedDoc {
   doc: ConceptDoc;
@@ -27,33 +28,12 @@ export function languageName(lang: string): string {
   return (languages.names as Record<string, string>)[lang] ?? lang;
 }
 
-/** Chinese tags that mean Traditional characters: the Hant script, or a region that writes them. */
-function traditionalChinese(subtags: string[]): boolean {
-  if (subtags.includes('hant')) return true;
-  if (subtags.includes('hans')) return false;
-  return subtags.some((s) => s === 'tw' || s === 'hk' || s === 'mo');
-}
-
 /**
- * `pt` finds `pt-BR`, `zh-CN` finds `zh`, `en-US` finds `en`: an exact tag first, then the same
- * base language. Chinese goes by script: `zh-TW`, `zh-HK`, `zh-MO` and `zh-Hant` find `zh-TW`
- * (Traditional), `zh-CN`, `zh-SG`, `zh-Hans` and plain `zh` find `zh` (Simplified); either
- * takes the other when only one exists.
+ * The docs' language for a UI locale: the docs' own tag for it (`zh-CN` → `zh`), or the locale
+ * itself when no doc is written in it, so the sheet shows English with a note naming the language.
  */
-export function matchLanguage(tag: string, available: readonly string[]): string | null {
-  const want = tag.trim().replace(/_/g, '-').toLowerCase();
-  if (!want) return null;
-  const find = (t: string) => available.find((a) => a.toLowerCase() === t);
-  const exact = find(want);
-  if (exact) return exact;
-  const subtags = want.split('-');
-  const base = subtags[0];
-  if (base === 'zh') {
-    const [first, second] = traditionalChinese(subtags.slice(1)) ? ['zh-tw', 'zh'] : ['zh', 'zh-tw'];
-    const chinese = find(first) ?? find(second);
-    if (chinese) return chinese;
-  }
-  return find(base) ?? available.find((a) => a.toLowerCase().split('-')[0] === base) ?? null;
+export function docLanguageFor(uiLocale: string): string {
+  return matchLanguage(uiLocale, SUPPORTED_LANGUAGES) ?? uiLocale;
 }
 
 /** The extension's language setting, then the browser's languages, then English. */
@@ -64,20 +44,6 @@ export function resolveLanguage(setting: string | null | undefined, browserLangu
     if (found) return found;
   }
   return FALLBACK_LANGUAGE;
-}
-
-/** The browser UI language first (what the user chose for the browser), then navigator's list. */
-export function browserLanguages(): string[] {
-  const out: string[] = [];
-  try {
-    const ui = browser.i18n?.getUILanguage?.();
-    if (ui) out.push(ui);
-  } catch {
-    // Outside an extension page (tests, previews) there is no i18n API; navigator still answers.
-  }
-  const nav = globalThis.navigator;
-  if (nav) out.push(...(nav.languages ?? []), ...(nav.language ? [nav.language] : []));
-  return out;
 }
 
 export interface DocLibrary {

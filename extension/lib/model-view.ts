@@ -1,6 +1,7 @@
 /** The model cell: "requested → served" when the model that answered is not the one Codex asked for. */
 import type { ExchangeSummary } from '../../companion/protocol';
 import { UNKNOWN } from './format';
+import { tr } from './i18n';
 
 export interface ModelView {
   text: string;
@@ -16,9 +17,9 @@ export function modelView(s: Pick<ExchangeSummary, 'model' | 'route'>): ModelVie
   const served = s.model ?? sent;
   const differs = requested !== null && served !== null && requested !== served;
   const title = [
-    `requested ${requested ?? 'unknown'}`,
-    sent !== null && sent !== requested ? `sent ${sent} (profile override)` : '',
-    `served ${served ?? 'unknown'}`,
+    tr('model.requested', { model: requested ?? tr('format.unknown') }),
+    sent !== null && sent !== requested ? tr('model.sent', { model: sent }) : '',
+    tr('model.served', { model: served ?? tr('format.unknown') }),
   ]
     .filter(Boolean)
     .join(' · ');

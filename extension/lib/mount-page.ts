@@ -12,8 +12,8 @@ import { webSocketConnection } from './companion-connection';
 import { portFromSearch } from './companion-url';
 import { wakeBackground } from './wake';
 import { followTheme } from './theme';
-import { browserLanguages } from './docs';
-import { applyLocaleToDocument, createUiI18n, resolveUiLocale } from './i18n';
+import { browserLanguages } from './languages';
+import { activateUiI18n, applyLocaleToDocument, createUiI18n, resolveUiLocale } from './i18n';
 
 export interface PageOptions {
   /** `full` (panel), `usage` (popup), or null for pages without live data (options). */
@@ -31,6 +31,8 @@ export async function mountPage(root: Component, opts: PageOptions): Promise<voi
   const locale = () => resolveUiLocale(settings.docLanguage, browserLanguages());
   const i18n = createUiI18n(locale());
   app.use(i18n);
+  // Code outside components (view helpers, error texts, figures) speaks the same language.
+  activateUiI18n(i18n);
   applyLocaleToDocument(locale());
   watch(locale, (l) => {
     i18n.global.locale.value = l;

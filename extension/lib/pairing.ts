@@ -4,6 +4,7 @@
  */
 import { splitPairingCode } from '../../companion/protocol';
 import { parsePort } from './companion-url';
+import { tr } from './i18n';
 
 export interface Pairing {
   port: number;
@@ -26,8 +27,8 @@ export function parsePairingHash(hash: string): PairingResult {
   if (!params.has('port') && !params.has('token')) return { ok: false, error: null };
   const port = parsePort(params.get('port'));
   const token = params.get('token')?.trim() ?? '';
-  if (port === null) return { ok: false, error: 'The pairing link has no valid port. Copy the whole link the companion printed.' };
-  if (!TOKEN.test(token)) return { ok: false, error: 'The pairing link has no valid token. Run `codex-devtools token` to see it.' };
+  if (port === null) return { ok: false, error: tr('pairing.linkPort') };
+  if (!TOKEN.test(token)) return { ok: false, error: tr('pairing.linkToken') };
   return { ok: true, pairing: { port, token } };
 }
 
@@ -37,20 +38,17 @@ export function parsePairingHash(hash: string): PairingResult {
  */
 export function parsePairingCode(text: string): PairingResult {
   const t = text.trim();
-  if (t === '') return { ok: false, error: 'Paste the pairing code `codex-devtools token` prints.' };
+  if (t === '') return { ok: false, error: tr('pairing.empty') };
   const hash = t.indexOf('#');
   if (hash >= 0) {
     const r = parsePairingHash(t.slice(hash));
-    return r.ok || r.error
-      ? r
-      : { ok: false, error: 'That link is not a pairing link. Paste the pairing code `codex-devtools token` prints.' };
+    return r.ok || r.error ? r : { ok: false, error: tr('pairing.notLink') };
   }
   const parts = splitPairingCode(t);
-  if (!parts)
-    return { ok: false, error: 'That is not a pairing code: it looks like `8642:…` (port, colon, token). Run `codex-devtools token`.' };
+  if (!parts) return { ok: false, error: tr('pairing.notCode') };
   const port = parsePort(parts.port);
-  if (port === null) return { ok: false, error: 'The pairing code has no valid port. Copy the whole code the companion printed.' };
-  if (!TOKEN.test(parts.token)) return { ok: false, error: 'The pairing code has no valid token. Run `codex-devtools token` to see it.' };
+  if (port === null) return { ok: false, error: tr('pairing.codePort') };
+  if (!TOKEN.test(parts.token)) return { ok: false, error: tr('pairing.codeToken') };
   return { ok: true, pairing: { port, token: parts.token } };
 }
 

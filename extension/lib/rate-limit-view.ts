@@ -4,6 +4,8 @@
  * used in a window that is over, so it is marked so and never counts as near the limit.
  */
 import type { RateLimits, RateLimitWindow } from '../../companion/protocol';
+import { fmtInt } from './format';
+import { tr } from './i18n';
 
 /** Users asked to be warned near the limit (openai/codex#30452); 80 % is where the gauges turn. */
 export const HIGH_USAGE_PERCENT = 80;
@@ -32,11 +34,11 @@ export interface LimitView {
 
 /** `300` → `5 h`, `10080` → `weekly`, `1440` → `daily`. */
 export function windowLabel(minutes: number | null): string {
-  if (minutes === null) return 'window of unknown length';
-  if (minutes === 10080) return 'weekly window';
-  if (minutes === 1440) return 'daily window';
-  if (minutes % 60 === 0) return `${minutes / 60} h window`;
-  return `${minutes} min window`;
+  if (minutes === null) return tr('limits.unknownLength');
+  if (minutes === 10080) return tr('limits.weekly');
+  if (minutes === 1440) return tr('limits.daily');
+  if (minutes % 60 === 0) return tr('limits.hours', { n: fmtInt(minutes / 60) });
+  return tr('limits.minutes', { n: fmtInt(minutes) });
 }
 
 export const isHigh = (usedPercent: number | null) => usedPercent !== null && usedPercent >= HIGH_USAGE_PERCENT;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   CaptureStateSchema,
+  ErrorResponseSchema,
   ExchangeListResponseSchema,
   ExchangeRecordSchema,
   HealthResponseSchema,
@@ -26,6 +27,7 @@ import {
   type UsageResponse,
 } from '../../companion/protocol';
 import { ApiError, apiErrorMessage } from './api-error';
+import { companionErrorText } from './companion-errors';
 import { httpBase } from './companion-url';
 
 export interface Endpoint {
@@ -89,10 +91,12 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
       json = null; // error pages and empty bodies: the status decides below
     }
     if (!res.ok) {
-      const said =
-        json && typeof json === 'object' && 'message' in json ? String((json as { message: unknown }).message) : `HTTP ${res.status}`;
+      // The companion sends a code and an English message: the code is translated when known.
+      const body = ErrorResponseSchema.safeParse(json);
+      const code = body.success ? body.data.error : null;
+      const said = body.success ? companionErrorText('api', body.data.error, body.data.message) : `HTTP ${res.status}`;
       const type = res.status === 401 ? 'unauthorized' : res.status === 403 ? 'forbidden' : res.status === 404 ? 'not_found' : 'http';
-      throw new ApiError(type, apiErrorMessage(type, base, said), res.status);
+      throw new ApiError(type, apiErrorMessage(type, base, said), res.status, code);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {

@@ -3,7 +3,9 @@ import type { ExchangeSummary } from '../../companion/protocol';
 import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
 import { modelView } from './model-view';
+import { companionErrorText } from './companion-errors';
 import { UNKNOWN, fmtClock, fmtDuration, fmtInt, fmtRatio, fmtUsd } from './format';
+import { tr } from './i18n';
 
 export interface RowProgress {
   estimatedOutputTokens: number;
@@ -31,6 +33,8 @@ export interface RowView {
   cacheMiss: boolean;
   cacheTitle: string;
   cost: string;
+  /** No price: the exchange's cost is unknown (not $0). */
+  costUnknown: boolean;
   duration: string;
   preview: string;
 }
@@ -45,9 +49,9 @@ const TONE: Record<ExchangeSummary['status'], RowView['statusTone']> = {
 };
 
 export function agentLabel(s: ExchangeSummary): string {
-  if (s.agent.role === 'main') return 'main';
+  if (s.agent.role === 'main') return tr('agent.main');
   const name = s.agent.name && s.agent.name !== '/root' ? s.agent.name.replace(/^\/root\//, '') : null;
-  return [s.agent.nickname, name].filter(Boolean).join(' · ') || 'sub-agent';
+  return [s.agent.nickname, name].filter(Boolean).join(' · ') || tr('agent.subagent');
 }
 
 export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: number): RowView {
@@ -56,15 +60,20 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
   const estimated = streaming && (u?.outputTokens ?? null) === null && progress !== null;
   const reasons = s.cache?.reasons ?? [];
   const m = modelView(s);
+  const status = tr(`status.${s.status}`);
   return {
     time: fmtClock(s.startedAt),
-    status: s.httpStatus && s.httpStatus >= 400 ? `${s.status} ${s.httpStatus}` : s.status,
+    status: s.httpStatus && s.httpStatus >= 400 ? `${status} ${s.httpStatus}` : status,
     statusTone: TONE[s.status],
-    statusTitle: s.error ? `${s.error.code}: ${s.error.message}` : s.captureComplete ? s.status : `${s.status} (capture incomplete)`,
-    kind: kindOf(s) === 'other' && s.kind === 'other' ? `${s.method} ${s.path}` : kindOf(s),
+    statusTitle: s.error
+      ? `${s.error.code}: ${companionErrorText('exchange', s.error.code, s.error.message)}`
+      : s.captureComplete
+        ? status
+        : tr('row.captureIncomplete', { status }),
+    kind: kindOf(s) === 'other' && s.kind === 'other' ? `${s.method} ${s.path}` : tr(`kind.${kindOf(s)}`),
     transport: s.transport === 'websocket' ? 'ws' : null,
     agent: agentLabel(s),
-    agentTitle: [s.agent.role === 'main' ? 'main agent' : 'sub-agent', s.agent.name, s.agent.nickname, s.threadId]
+    agentTitle: [s.agent.role === 'main' ? tr('agent.mainAgent') : tr('agent.subagent'), s.agent.name, s.agent.nickname, s.threadId]
       .filter(Boolean)
       .join(' · '),
     model: m.text,
@@ -74,17 +83,18 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
     output: estimated ? `~${fmtInt(progress?.estimatedOutputTokens ?? null)}` : fmtInt(u?.outputTokens),
     outputEstimated: estimated,
     reasoning: fmtInt(u?.reasoningTokens),
-    cache: !s.cache ? UNKNOWN : s.cache.verdict === 'not_applicable' ? 'n/a' : fmtRatio(s.cache.hitRate, 0, UNKNOWN),
+    cache: !s.cache ? UNKNOWN : s.cache.verdict === 'not_applicable' ? tr('row.notApplicable') : fmtRatio(s.cache.hitRate, 0, UNKNOWN),
     cacheMiss: s.cache?.miss ?? false,
     cacheTitle: !s.cache
-      ? 'no cache figures'
+      ? tr('row.noCache')
       : [
-          `${verdictLabel(s.cache.verdict).text}: ${s.cache.why ?? 'hit rate = cached / input'}`,
-          reasons.length ? `reasons: ${reasons.join(', ')}` : '',
+          `${verdictLabel(s.cache.verdict).text}: ${s.cache.why ?? tr('row.hitRateIs')}`,
+          reasons.length ? tr('row.reasons', { reasons: reasons.join(', ') }) : '',
         ]
           .filter(Boolean)
           .join(' · '),
     cost: streaming ? '…' : fmtUsd(s.costUsd),
+    costUnknown: !streaming && (s.costUsd === null || s.costUsd === undefined),
     duration: fmtDuration((s.endedAt ?? (streaming ? now : null)) === null ? null : (s.endedAt ?? now) - s.startedAt),
     preview: s.preview ?? (s.error ? s.error.message : ''),
   };

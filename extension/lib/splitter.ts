@@ -9,7 +9,10 @@ export function useSplitter(initialShare = 0.55, min = 0.25, max = 0.8) {
     if (!container) return;
     const rect = container.getBoundingClientRect();
     const move = (ev: PointerEvent) => {
-      share.value = Math.min(max, Math.max(min, (rect.right - ev.clientX) / rect.width));
+      // The detail pane sits at the inline end: the right, or the left when the page reads right to left.
+      const rtl = getComputedStyle(container).direction === 'rtl';
+      const detailWidth = rtl ? ev.clientX - rect.left : rect.right - ev.clientX;
+      share.value = Math.min(max, Math.max(min, detailWidth / rect.width));
     };
     const up = () => {
       window.removeEventListener('pointermove', move);

@@ -1,5 +1,6 @@
 /** A session's thread tree flattened into rows with their depth, parents before children, for a table. */
 import type { ThreadNode } from '../../companion/protocol';
+import { tr } from './i18n';
 
 export interface ThreadRow {
   node: ThreadNode;
@@ -18,7 +19,7 @@ export function threadRows(roots: readonly ThreadNode[]): ThreadRow[] {
 
 /** `main`, or the child's nickname and task name (`Ada · greeter`), else its thread id's start. */
 export function threadLabel(n: ThreadNode): string {
-  if (n.role === 'main') return 'main agent';
+  if (n.role === 'main') return tr('agent.mainAgent');
   const task = n.agentName && n.agentName !== '/root' ? n.agentName.replace(/^\/root\//, '') : null;
-  return [n.nickname, task].filter(Boolean).join(' · ') || `sub-agent …${n.threadId.slice(-8)}`;
+  return [n.nickname, task].filter(Boolean).join(' · ') || tr('agent.subagentId', { id: n.threadId.slice(-8) });
 }

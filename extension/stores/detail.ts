@@ -7,6 +7,7 @@ import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol';
 import type { LiveTool } from '@/components/docs/sheet-api';
 import { ApiError } from '@/lib/api-error';
+import { tr } from '@/lib/i18n';
 import { liveToolIndex } from '@/lib/live-tools';
 import { toolKey } from '@/lib/tool-keys';
 import { useConnectionStore } from './connection';
@@ -62,11 +63,7 @@ export const useDetailStore = defineStore('detail', () => {
     } catch (err) {
       if (mine !== request) return;
       error.value =
-        err instanceof ApiError && err.type === 'not_found'
-          ? 'This exchange is no longer stored (deleted or pruned).'
-          : err instanceof Error
-            ? err.message
-            : String(err);
+        err instanceof ApiError && err.type === 'not_found' ? tr('detail.gone') : err instanceof Error ? err.message : String(err);
     } finally {
       if (mine === request) loading.value = false;
     }

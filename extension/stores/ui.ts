@@ -9,16 +9,6 @@ export type PanelView = 'exchanges' | 'sessions';
 export const DETAIL_TABS = ['context', 'response', 'diff', 'cache', 'usage', 'headers', 'raw'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
-export const TAB_LABELS: Record<DetailTab, string> = {
-  context: 'Context',
-  response: 'Response',
-  diff: 'Diff',
-  cache: 'Cache',
-  usage: 'Usage & cost',
-  headers: 'Headers',
-  raw: 'Raw',
-};
-
 /** `calibrated`: scaled so sections sum to the reported input; `raw`: the o200k estimate of each section's text. */
 export type TokenView = 'calibrated' | 'raw';
 

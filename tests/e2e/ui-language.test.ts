@@ -1,12 +1,44 @@
 /**
  * The UI string layer in real Chromium: messages render on MV3 pages (whose CSP forbids
  * `unsafe-eval`, so vue-i18n must compile without it), in the language the setting names, and
- * Arabic lays the page out right to left.
+ * Arabic lays the page out right to left. In the pseudo-locale every message is bracketed and
+ * accented, so a visible English word without the marks is a string that bypassed the layer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { launchWithExtension, type ExtensionBrowser } from '../support/browser';
 
 type Chrome = { chrome: { storage: { local: { set(v: object): Promise<void> } } } };
+
+/**
+ * Visible text (and the titles, labels and placeholders a user reads) that is English outside the
+ * pseudo-locale's marks. Exempt: what is the same in every language (`translate="no"`: product,
+ * tool and field names), captured content (`.ltr-content`), and text with no letters (numbers, signs).
+ */
+function unmarkedText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const MARK = /[[\]áéíóúÁÉÍÓÚçñ]/;
+    const exempt = (el: Element | null) => !!el?.closest('[translate="no"], .ltr-content, script, style');
+    const needsMark = (text: string) => /[A-Za-z]{2,}/.test(text) && !MARK.test(text);
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      const text = n.textContent?.trim() ?? '';
+      if (!text || !el || exempt(el)) continue;
+      const visible = el.getClientRects().length > 0 || el.closest('select') !== null;
+      if (visible && needsMark(text)) out.push(text);
+    }
+    for (const el of document.body.querySelectorAll('[title], [aria-label], [placeholder]')) {
+      if (exempt(el)) continue;
+      for (const attr of ['title', 'aria-label', 'placeholder']) {
+        const v = el.getAttribute(attr);
+        if (v && needsMark(v)) out.push(`${attr}="${v}"`);
+      }
+    }
+    return out;
+  });
+}
 
 describe('the UI language', () => {
   let browser: ExtensionBrowser;
@@ -24,6 +56,46 @@ describe('the UI language', () => {
         (lang) => (globalThis as unknown as Chrome).chrome.storage.local.set({ settings: { port: 9, token: null, docLanguage: lang } }),
         docLanguage,
       );
+
+  it('shows no text outside the string layer on the popup, panel and options page (pseudo-locale)', async () => {
+    await setLanguage('en-XA');
+    const popup = await browser.open('popup.html');
+    await expect.poll(() => popup.getByTestId('status').textContent(), { timeout: 10_000 }).toMatch(/^\[/);
+    expect(await unmarkedText(popup)).toEqual([]);
+    await popup.close();
+
+    const panel = await browser.open('devtools-panel.html');
+    await expect.poll(() => panel.getByTestId('empty').textContent(), { timeout: 10_000 }).toMatch(/^\[/);
+    expect(await unmarkedText(panel)).toEqual([]);
+    // The Sessions view, with the companion's refusal (unpaired) as its error.
+    await panel.getByTestId('view-sessions').click();
+    await expect.poll(() => panel.getByTestId('sessions-view').textContent(), { timeout: 10_000 }).toMatch(/\[/);
+    expect(await unmarkedText(panel)).toEqual([]);
+    await panel.close();
+
+    const options = await browser.open('options.html');
+    await expect.poll(() => options.getByTestId('pairing-state').textContent(), { timeout: 10_000 }).toMatch(/^\[/);
+    expect(await unmarkedText(options)).toEqual([]);
+    await options.close();
+  });
+
+  it.each([
+    ['zh-CN', /未配对|离线/],
+    ['ja', /未ペアリング|オフライン/],
+    ['ar', /غير مقترن|غير متصل/],
+  ])('shows the popup, panel and options page in %s (screenshots)', async (lang, status) => {
+    await setLanguage(lang);
+    for (const page of ['popup.html', 'devtools-panel.html', 'options.html']) {
+      const p = await browser.open(page);
+      await expect.poll(() => p.locator('body').textContent(), { timeout: 10_000 }).toMatch(page === 'options.html' ? /./ : status);
+      expect(await p.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+        lang,
+        lang === 'ar' ? 'rtl' : 'ltr',
+      ]);
+      await browser.screenshot(p, `${page.replace('.html', '')}-${lang}`);
+      await p.close();
+    }
+  });
 
   it('renders the popup in Japanese, with no CSP violation, when the setting says ja', async () => {
     await setLanguage('ja');

@@ -6,9 +6,9 @@ import { config } from '@vue/test-utils';
 import { createUiI18n } from '../../extension/lib/i18n';
 
 /** vue-i18n's `t` in `locale`, as a page would have it. */
-export function translator(locale = 'en'): (key: string, params?: Record<string, string | number>) => string {
+export function translator(locale = 'en'): (key: string, params?: Record<string, string | number>, plural?: number) => string {
   const { t } = createUiI18n(locale).global;
-  return (key, params) => (params ? t(key, params) : t(key));
+  return (key, params, plural) => (plural !== undefined ? t(key, params ?? {}, plural) : params ? t(key, params) : t(key));
 }
 
 export const englishT = translator('en');

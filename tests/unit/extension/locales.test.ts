@@ -9,15 +9,20 @@ import {
   createUiI18n,
   isRtl,
   missingKeys,
+  pluralFormCounts,
+  pluralIndex,
   pseudoMessages,
   resolveUiLocale,
 } from '../../../extension/lib/i18n';
+import { translator } from '../../support/i18n';
 
 type Tree = { [k: string]: string | Tree };
 const flat = (t: Tree, prefix = ''): Map<string, string> =>
   new Map(Object.entries(t).flatMap(([k, v]) => (typeof v === 'string' ? [[`${prefix}${k}`, v]] : [...flat(v, `${prefix}${k}.`)])));
-/** `{base}`, `{'@'}`: what vue-i18n fills in or keeps literally. */
-const placeholders = (s: string) => (s.match(/\{[^}]*\}/g) ?? []).sort();
+/** `{base}`, `{'@'}`: what vue-i18n fills in or keeps literally (once each: plural forms repeat them). */
+const placeholders = (s: string) => [...new Set(s.match(/\{[^}]*\}/g) ?? [])].sort();
+/** A plural message's forms, separated by ` | ` (vue-i18n's syntax). */
+const forms = (s: string) => s.split(' | ').length;
 
 const english = flat(MESSAGES[FALLBACK_LOCALE]);
 
@@ -38,6 +43,43 @@ describe('the UI locales', () => {
     expect(differing.map(([k]) => k)).toEqual([]);
     // A translation that is the English text verbatim is a string nobody translated (short ones may match).
     expect([...english].filter(([k, v]) => v.length > 24 && messages.get(k) === v).map(([k]) => k)).toEqual([]);
+  });
+
+  it.each(UI_LOCALES)('%s writes each plural message with as many forms as its plural rules need', (locale) => {
+    const allowed = pluralFormCounts(locale);
+    const plural = [...english].filter(([, v]) => forms(v) > 1).map(([k]) => k);
+    expect(plural.length).toBeGreaterThan(0);
+    const wrong = plural.filter((k) => !allowed.includes(forms(flat(MESSAGES[locale]).get(k) ?? '')));
+    expect(wrong).toEqual([]);
+  });
+
+  it.each(UI_LOCALES)('%s: every message compiles and renders without falling back', (locale) => {
+    const errors: string[] = [];
+    const i18n = createUiI18n(locale);
+    const { t } = i18n.global;
+    for (const [k, v] of flat(MESSAGES[locale])) {
+      const params = Object.fromEntries(placeholders(v).map((p) => [p.slice(1, -1), 'X']));
+      try {
+        const out = forms(v) > 1 ? t(k, params, 2) : t(k, params);
+        if (out === k || out.includes('{')) errors.push(`${k}: ${out}`);
+      } catch (err) {
+        errors.push(`${k}: ${String(err)}`);
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('picks plural forms by each language’s rules', () => {
+    const ru = translator('ru');
+    expect([1, 3, 5, 21].map((n) => ru('capture.errors', { n }, n))).toEqual([
+      '1 ошибка захвата',
+      '3 ошибки захвата',
+      '5 ошибок захвата',
+      '21 ошибка захвата',
+    ]);
+    expect(pluralIndex('ja', 5, 1)).toBe(0);
+    expect([1, 2].map((n) => pluralIndex('en', n, 2))).toEqual([0, 1]);
+    expect([0, 1, 2, 3, 11, 100].map((n) => pluralIndex('ar', n, 6))).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('builds a pseudo-locale that marks every message and keeps placeholders and code', () => {

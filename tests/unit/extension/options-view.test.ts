@@ -5,6 +5,7 @@ import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import OptionsApp from '../../../extension/components/options/OptionsApp.vue';
+import { UI_LOCALES } from '../../../extension/lib/i18n';
 import { readSettings } from '../../../extension/lib/settings-storage';
 
 let pinia: Pinia;
@@ -80,22 +81,12 @@ describe('the options page', () => {
     expect(w.get('[data-testid="pairing-code-result"]').text()).toContain('not a pairing code');
   });
 
-  it('offers every doc language and stores the choice', async () => {
+  it('offers every UI language and stores the choice', async () => {
     const w = await open();
     const select = w.get('[data-testid="doc-language"]');
-    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual([
-      'auto',
-      'en',
-      'zh',
-      'zh-TW',
-      'ja',
-      'ko',
-      'pt-BR',
-      'ru',
-      'es',
-      'de',
-      'fr',
-    ]);
+    expect(select.findAll('option').map((o) => o.attributes('value'))).toEqual(['auto', ...UI_LOCALES]);
+    // Each language is named in itself, so a reader finds theirs whatever the page shows now.
+    expect(select.findAll('option').map((o) => o.text())).toContain('العربية');
     await select.setValue('pt-BR');
     await flushPromises();
     expect((await readSettings()).docLanguage).toBe('pt-BR');
@@ -111,5 +102,14 @@ describe('the options page', () => {
     await flushPromises();
     expect(w.get('[data-testid="doc-title"]').text()).toBe('Сопряжение: что компаньон видит и чего не видит');
     expect(w.find('[data-testid="doc-fallback"]').exists()).toBe(false);
+  });
+
+  it('shows the doc in English, with a note, for a UI language no doc is written in', async () => {
+    const w = await open();
+    await w.get('[data-testid="doc-language"]').setValue('ar');
+    await flushPromises();
+    await w.get('[data-testid="open-pairing-doc"]').trigger('click');
+    expect(w.get('[data-testid="doc-title"]').text()).toBe('Pairing: what the companion can and cannot see');
+    expect(w.get('[data-testid="doc-fallback"] [lang="ar"]').text()).toBe('العربية');
   });
 });
