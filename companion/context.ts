@@ -6,7 +6,7 @@ import type { Logger } from './lib/log';
 import type { ExportStatus, SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
 import type { Profiles } from './proxy/profiles';
-import type { Store } from './store/store';
+import type { HistoryClient } from './pipeline/history-client';
 import type { ImportRunner } from './store/import/runner';
 
 export interface UsageQuery {
@@ -26,12 +26,12 @@ export interface Reports {
 export interface CompanionContext {
   home: string;
   log: Logger;
-  store: Store;
+  /** The history, answered by the capture worker that owns the store. */
+  store: HistoryClient;
   hub: LiveHub;
   profiles: Profiles;
   rateLimits: RateLimitState;
   capture: CaptureControl;
-  reports: Reports;
   /** Exchanges still streaming (not in the store yet), by id, as the live feed knows them. */
   inflight: Map<string, InflightExchange>;
   /** The full record of an exchange still streaming, as the capture worker holds it now. */

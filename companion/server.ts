@@ -20,7 +20,7 @@ import { probe } from './lib/probe';
 import { acquireStateLock, type StateLock } from './lib/state-lock';
 import { tokenSource } from './lib/token';
 import { readSettings } from './lib/settings';
-import { LiveHub, type HubOptions } from './live/hub';
+import { DEFAULT_SNAPSHOT_SIZE, LiveHub, type HubOptions } from './live/hub';
 import { createUpgradeHandler } from './live/upgrade';
 import { Profiles } from './proxy/profiles';
 import { createRouter } from './proxy/router';
@@ -29,15 +29,17 @@ import { detectAuth } from './proxy/route';
 import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
 import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
-import { createReports } from './reports';
 import { COMPANION_VERSION } from './version';
-import { Store } from './store/store';
+import { historyClient, Mirror } from './pipeline/history-client';
+import type { HistoryMirror } from './pipeline/history';
 import { createImportRunner } from './store/import/runner';
 import { watchCodexHomes } from './store/import/watch';
 import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import type { OtlpExport } from './pipeline/otlp/exporter';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
+/** How long the capture worker may take to start and open the store. */
+const STARTUP_TIMEOUT_MS = 60_000;
 /** How long a history read waits for capture to store what was already forwarded. */
 const CAPTURE_SETTLE_MS = 1000;
 
@@ -76,6 +78,8 @@ export interface CompanionOptions {
   captureAddons?: string[];
   /** How long streams in flight may go on after a shutdown signal before they are cut (default 5 s). */
   drainMs?: number;
+  /** How long an API request waits for the capture worker's history before a 503 (default 10 s). */
+  historyTimeoutMs?: number;
 }
 
 export interface Companion extends CompanionContext {
@@ -106,7 +110,6 @@ export async function startCompanion(opts: CompanionOptions): Promise<Companion>
 async function startLocked(opts: CompanionOptions, log: Logger, host: string, home: string, lock: StateLock): Promise<Companion> {
   const token = tokenSource(home);
   const otlp = resolveOtlpConfig(opts.otlp, opts.env ?? process.env);
-  const store = Store.open({ home, log, maxBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES });
   const profiles = new Profiles(home);
   const rateLimits = RateLimitState.inHome(home);
   let exporter: OtlpExport | null = null;
@@ -123,7 +126,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     priceErrors: host_?.stats.priceErrors.length ? host_.stats.priceErrors : prices.errors,
   });
   const capture = new CaptureControl(home, () => {
-    const s = store.stats();
+    const s = host_?.stats.store ?? { pendingWrites: 0, lostRecords: 0, writeFailing: false, lastWriteError: null };
     const c = captureStats();
     const addonFailures = Object.values(c.addonFailures).reduce((a, b) => a + b, 0);
     // Writes that failed count while they wait: once they are on disk, they are no error anymore.
@@ -131,13 +134,13 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     const last = storeLast ?? host_?.stats.lastFailure ?? null;
     return { count: s.pendingWrites + s.lostRecords + addonFailures + c.droppedChunks + c.analysisFailures, last, ...exporter?.problems() };
   });
-  const reports = createReports(store);
+  let mirror: Mirror | null = null;
   const hub = new LiveHub(
     {
       token,
       // Exchanges still streaming come first: a client connecting mid-stream sees them too.
-      recentExchanges: (n) => [...[...inflight.values()].map((f) => f.summary).reverse(), ...store.list({ limit: n }).items].slice(0, n),
-      usage: () => reports.live(),
+      recentExchanges: (n) => [...[...inflight.values()].map((f) => f.summary).reverse(), ...(mirror?.recent ?? [])].slice(0, n),
+      usage: () => mirror!.usage,
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),
       capture: () => capture.state(),
@@ -164,13 +167,13 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       capturing: !capture.paused,
       logLevel: opts.logLevel ?? 'info',
       addonModules: opts.captureAddons ?? [],
+      maxStoreBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
     },
     createSink({
-      store,
       hub,
       rateLimits,
       inflight,
-      liveUsage: () => reports.live(),
+      mirror: () => mirror,
       wsTurn: (conn, open, turnId, clientMessages) => captureHost.channel.wsTurns.get(conn)?.(open, turnId, clientMessages),
       // The export reads the stored, analysed record.
       stored: (exchange) => exporter?.exchangeStored(exchange),
@@ -178,20 +181,25 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     log,
     opts.captureThread ?? 'auto',
     opts.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES,
+    opts.historyTimeoutMs,
   );
   host_ = captureHost;
   const channel = captureHost.channel;
+  const snapshotSize = opts.hub?.snapshotSize ?? DEFAULT_SNAPSHOT_SIZE;
+  const store = historyClient(
+    (op, args) => captureHost.history(op, args),
+    opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+    async () => mirror?.replace(await store.mirror(snapshotSize)),
+  );
+  // The history opens in the worker (loading the store may take a while); the feed's snapshot needs its first state.
+  mirror = new Mirror(snapshotSize, (await captureHost.history('mirror', [snapshotSize], STARTUP_TIMEOUT_MS)) as HistoryMirror);
   capture.onChange((s) => {
     hub.captureChanged(s);
     channel.capturing(!s.paused);
   });
 
   const imports = createImportRunner(
-    {
-      store,
-      prices: prices.table,
-      inflightResponseIds: () => [...inflight.values()].map((f) => f.summary.responseId),
-    },
+    (sources) => store.import(sources),
     () => captureHost.idle(),
     () => hub.reset('history was imported'),
   );
@@ -204,7 +212,6 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     profiles,
     rateLimits,
     capture,
-    reports,
     inflight,
     imports,
     liveRecord: (id) => captureHost.query({ q: 'record', id }),
@@ -312,8 +319,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     await Promise.race([captureHost.idle(), new Promise((r) => setTimeout(r, opts.drainMs ?? 5000).unref())]);
     await exporter?.shutdown();
     await dispatcher.close();
-    await captureHost.close();
-    store.close();
+    await captureHost.close(opts.drainMs ?? 5000);
     lock.release();
   };
   return {

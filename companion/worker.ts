@@ -1,23 +1,28 @@
 /**
  * @module The capture worker thread: owns capture (request decoding and identity, SSE and
- * WebSocket parsing, assembly), the addons (live progress, nicknames, store hand-off) and the
- * analysis, so none of that shares the event loop that forwards Codex's bytes. The main thread
- * talks to it over one message port (capture/messages.ts). `serve` also runs on a port in the
- * main thread when the companion runs from its TypeScript sources without a worker (tests).
+ * WebSocket parsing, assembly), the addons (live progress, nicknames, storage), the analysis and
+ * the history (the store and what is computed from it), so none of that shares the event loop
+ * that forwards Codex's bytes. The main thread talks to it over one message port
+ * (capture/messages.ts). `serve` also runs on a port in the main thread when the companion runs
+ * from its TypeScript sources without a worker (tests).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { AddonManager, type CaptureAddon } from './capture/addons';
-import type { Call, FromWorker, ToWorker, WorkerConfig } from './capture/messages';
+import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './capture/messages';
 import { CaptureRuntime } from './capture/runtime';
-import type { Logger } from './lib/log';
-import type { ExchangeRecord, ExchangeSummary } from './protocol/exchange';
+import { describeError, type Logger } from './lib/log';
 import { AnalysisEngine } from './pipeline/analysis';
+import { historyOps, type HistoryOp } from './pipeline/history';
 import { liveAddon } from './pipeline/live';
 import { nicknamesAddon } from './pipeline/nicknames';
 import { storeAddon } from './pipeline/store';
+import { Store } from './store/store';
 
 /** The port `serve` speaks on: a worker's parentPort, or one end of a MessageChannel. */
 export type Port = Pick<MessagePort, 'postMessage' | 'on'>;
+
+/** How often the store's figures are re-sent while nothing is written (a failed write may recover). */
+const STATS_INTERVAL_MS = 1000;
 
 export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRuntime> {
   const post = (m: FromWorker) => {
@@ -30,53 +35,71 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
     warn: (message) => post({ t: 'log', level: 'warn', message }),
     error: (message) => post({ t: 'log', level: 'error', message }),
   };
-  let next = 1;
-  const waiting = new Map<number, (v: unknown) => void>();
-  const call = <T>(c: Call): Promise<T> =>
-    new Promise((resolve) => {
-      const n = next++;
-      waiting.set(n, resolve as (v: unknown) => void);
-      post({ t: 'call', n, c });
-    });
+  const store = Store.open({ home: config.home, log, maxBytes: config.maxStoreBytes });
+  const runtime = new CaptureRuntime(new AddonManager(log), post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
+  const history = historyOps(store, config.home, () => [...runtime.live.values()].map((f) => f.assembler.responseId));
   const analysis = new AnalysisEngine(
     {
-      threadSummaries: (threadId) => call<ExchangeSummary[]>({ c: 'threadSummaries', threadId }),
-      record: (id) => call<ExchangeRecord | null>({ c: 'record', id }),
+      threadSummaries: async (threadId) => store.list({ thread: threadId, limit: 20 }).items,
+      record: (id) => store.get(id),
     },
     log,
     config.home,
     config.configuredWindows,
   );
-  const addons = new AddonManager(log);
-  const stats = () =>
-    post({
-      t: 'stats',
-      stats: {
-        addonFailures: Object.fromEntries(addons.failures),
-        lastFailure: addons.lastFailure?.message ?? analysis.lastFailure ?? null,
-        analysisFailures: analysis.failures,
-        priceErrors: analysis.prices.errors,
-      },
-    });
-  const runtime = new CaptureRuntime(addons, post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
+  const addons = runtime.addons;
+  let sentStats = '';
+  const stats = () => {
+    const s: WorkerStats = {
+      addonFailures: Object.fromEntries(addons.failures),
+      lastFailure: addons.lastFailure?.message ?? analysis.lastFailure ?? null,
+      analysisFailures: analysis.failures,
+      priceErrors: analysis.prices.errors,
+      store: history.stats(),
+    };
+    const text = JSON.stringify(s);
+    if (text === sentStats) return;
+    sentStats = text;
+    post({ t: 'stats', stats: s });
+  };
+  setInterval(stats, STATS_INTERVAL_MS).unref();
   // Order matters: a nickname is applied before the exchange is announced or stored.
-  addons.add(nicknamesAddon(post));
+  addons.add(
+    nicknamesAddon((threadId, nickname) => {
+      // Exchanges of that child stored before the parent revealed its nickname.
+      const changed = [];
+      for (const s of store.list({ thread: threadId, limit: 1000 }).items) {
+        if (s.agent.nickname === nickname) continue;
+        const agent = { ...s.agent, nickname };
+        void store.update(s.id, { agent });
+        changed.push({ ...s, agent });
+      }
+      if (changed.length) post({ t: 'updated', summaries: changed });
+    }),
+  );
   addons.add(liveAddon(post));
-  addons.add(storeAddon(post, analysis, stats));
+  // Extra addons see (and may amend) each flow before it is stored, as the built-in ones do.
   for (const m of config.addonModules) addons.add(((await import(m)) as { default: CaptureAddon }).default);
+  addons.add(storeAddon({ store, post, analysis, stats, liveUsage: history.liveUsage }));
   port.on('message', (m: ToWorker) => {
-    if (m.t === 'reply') {
-      waiting.get(m.n)?.(m.value);
-      waiting.delete(m.n);
-      return;
-    }
+    if (m.t === 'history') return void answerHistory(m.n, m.op as HistoryOp, m.args);
     try {
       runtime.handle(m);
     } catch (err) {
       // A capture bug must not stop the worker: the exchange is lost to capture, forwarding is unaffected.
-      log.error(`capture worker: ${m.t} failed: ${err instanceof Error ? err.message : String(err)}`);
+      log.error(`capture worker: ${m.t} failed: ${describeError(err)}`);
     }
   });
+  const answerHistory = async (n: number, op: HistoryOp, args: unknown[]) => {
+    try {
+      const value = await (history[op] as (...a: unknown[]) => unknown)(...args);
+      post({ t: 'answer', n, value });
+    } catch (err) {
+      post({ t: 'answer', n, value: null, error: describeError(err) });
+    } finally {
+      stats();
+    }
+  };
   stats();
   return runtime;
 }

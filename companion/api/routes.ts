@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { withLayout } from '../analysis/layout';
 import type { CompanionContext } from '../context';
 import { describeError } from '../lib/log';
+import { Unavailable } from '../lib/unavailable';
 import path from 'node:path';
 import { ExchangeListQuerySchema, ImportRequestSchema } from '../protocol/api';
 import { EXPORT_FORMATS } from '../store/export';
-import { exportRecords } from '../store/export/select';
 import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
 import { ProfileError } from '../proxy/profiles';
 import { COMPANION_VERSION } from '../version';
@@ -44,10 +44,10 @@ export function buildApi(ctx: CompanionContext): Hono {
   };
   for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/export']) api.use(p, settled);
 
-  api.get('/exchanges', (c) => {
+  api.get('/exchanges', async (c) => {
     const q = query(c, ExchangeListQuerySchema);
     if (!q.ok) return q.res;
-    return c.json(ctx.store.list(q.value));
+    return c.json(await ctx.store.list(q.value));
   });
 
   api.get('/exchanges/:id', async (c) => {
@@ -65,7 +65,7 @@ export function buildApi(ctx: CompanionContext): Hono {
     return c.json({ deleted });
   });
 
-  api.get('/sessions', (c) => c.json(ctx.reports.sessions()));
+  api.get('/sessions', async (c) => c.json(await ctx.store.sessions()));
 
   api.delete('/sessions/:id', async (c) => {
     const deleted = await ctx.store.deleteSession(c.req.param('id'));
@@ -74,12 +74,12 @@ export function buildApi(ctx: CompanionContext): Hono {
     return c.json({ deleted });
   });
 
-  api.get('/usage', (c) => {
+  api.get('/usage', async (c) => {
     const q = query(c, UsageQuerySchema);
     if (!q.ok) return q.res;
     if (q.value.since !== undefined && q.value.until !== undefined && q.value.until <= q.value.since)
       return badRequest(c, 'until must be after since');
-    return c.json(ctx.reports.usage(q.value));
+    return c.json(await ctx.store.usage(q.value));
   });
 
   api.post('/import', async (c) => {
@@ -95,20 +95,20 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (!q.ok) return q.res;
     if (q.value.format === 'html' && !q.value.session) return badRequest(c, 'an HTML export is one session: pass session');
     const f = EXPORT_FORMATS[q.value.format];
-    const text = f.render(await exportRecords(ctx.store, q.value));
+    const text = await ctx.store.export(q.value.format, q.value);
     const name = `codex-devtools-${q.value.session ?? 'export'}.${f.extension}`.replace(/[^\w.-]/g, '_');
     return c.body(text, 200, { 'content-type': `${f.mediaType}; charset=utf-8`, 'content-disposition': `attachment; filename="${name}"` });
   });
 
   api.get('/ratelimits', (c) => c.json({ rateLimits: ctx.rateLimits.get() }));
 
-  api.get('/status', (c) => {
-    const s = ctx.store.stats();
+  api.get('/status', async (c) => {
+    const s = await ctx.store.stats();
     const stats = ctx.captureStats();
     return c.json({
       version: COMPANION_VERSION,
       capture: ctx.capture.state(),
-      store: { ...s, maxBytes: ctx.store.maxBytes },
+      store: s,
       addonFailures: stats.addonFailures,
       droppedCaptureChunks: stats.droppedChunks,
       analysisFailures: stats.analysisFailures,
@@ -121,10 +121,10 @@ export function buildApi(ctx: CompanionContext): Hono {
   api.post('/capture/pause', (c) => c.json(ctx.capture.setPaused(true)));
   api.post('/capture/resume', (c) => c.json(ctx.capture.setPaused(false)));
 
-  api.post('/prune', (c) => {
-    const deleted = ctx.store.pruneIfNeeded();
-    if (deleted) ctx.hub.reset('old sessions were pruned');
-    return c.json({ deleted, bytes: ctx.store.bytes(), maxBytes: ctx.store.maxBytes });
+  api.post('/prune', async (c) => {
+    const pruned = await ctx.store.prune();
+    if (pruned.deleted) ctx.hub.reset('old sessions were pruned');
+    return c.json(pruned);
   });
 
   api.get('/profiles', (c) => c.json({ activeId: ctx.profiles.activeId, profiles: ctx.profiles.list() }));
@@ -162,6 +162,8 @@ export function buildApi(ctx: CompanionContext): Hono {
 
   api.notFound((c) => c.json({ error: 'not_found', message: `no API route ${c.req.method} ${c.req.path}` }, 404));
   api.onError((err, c) => {
+    // The history's worker busy or gone: the client may retry; nothing is wrong with the request.
+    if (err instanceof Unavailable) return c.json({ error: 'unavailable', message: err.message }, 503);
     ctx.log.error(`API ${c.req.method} ${c.req.path} failed: ${describeError(err)}`);
     return c.json({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' }, 500);
   });

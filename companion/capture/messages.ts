@@ -1,10 +1,11 @@
 /**
  * @module The message protocol between the main thread (forwarding, API, live feed) and the
- * capture worker (parsing, assembly, analysis and, later, storage). Everything crossing is a
- * structured-clone value; bytes are copies of what was forwarded.
+ * capture worker (parsing, assembly, analysis and the history: store, roll-ups, import and
+ * export). Everything crossing is a structured-clone value; bytes are copies of what was forwarded.
  */
-import type { ExchangeError, ExchangeRecord, ExchangeSummary, Route } from '../protocol/exchange';
-import type { ExchangeAnalysis } from '../protocol/analysis';
+import type { ExchangeError, ExchangeSummary, Route } from '../protocol/exchange';
+import type { StatusResponse } from '../protocol/api';
+import type { LiveUsage } from '../protocol/live';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { HeaderPairs } from '../http/headers';
 import type { FlowInit } from './flow';
@@ -36,7 +37,8 @@ export type ToWorker =
   | { t: 'wsClose'; conn: number; reason: string }
   | { t: 'capturing'; on: boolean }
   | { t: 'query'; n: number; q: Query }
-  | { t: 'reply'; n: number; value: unknown };
+  /** A call of one history operation (pipeline/history.ts), answered by `answer`. */
+  | { t: 'history'; n: number; op: string; args: unknown[] };
 
 export type Query = { q: 'record'; id: string } | { q: 'idle' };
 
@@ -46,25 +48,26 @@ export type FromWorker =
   | { t: 'ack'; bytes: number }
   | { t: 'started'; summary: ExchangeSummary }
   | { t: 'progress'; id: string; events: number; textDelta: string; tokens: number }
-  /** Finished, to be made durable before anything else is said about it. */
-  | { t: 'record'; record: ExchangeRecord }
-  | { t: 'analysed'; id: string; analysis: ExchangeAnalysis | null; patch: Partial<ExchangeSummary> | null; kind: 'model' | 'other' }
-  | { t: 'nickname'; threadId: string; nickname: string }
+  /** Finished and stored (HTTP rate-limit headers are applied now; WebSocket readings came as they arrived). */
+  | { t: 'stored'; summary: ExchangeSummary; rateLimits: RateLimits | null }
+  /** Analysed (or not, `summary` as stored then): the exchange is complete for clients; `usage` after a model exchange. */
+  | { t: 'analysed'; id: string; kind: 'model' | 'other'; summary: ExchangeSummary | null; usage: LiveUsage | null }
+  /** Stored summaries that changed (a sub-agent's nickname learned later). */
+  | { t: 'updated'; summaries: ExchangeSummary[] }
   | { t: 'rateLimits'; rateLimits: RateLimits }
   | { t: 'wsTurn'; conn: number; turnId: string | null; open: boolean; clientMessages: number }
   | { t: 'stats'; stats: WorkerStats }
-  | { t: 'call'; n: number; c: Call }
   | { t: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
-  | { t: 'answer'; n: number; value: unknown };
-
-/** What the worker asks the main thread (which still owns the store). */
-export type Call = { c: 'threadSummaries'; threadId: string } | { c: 'record'; id: string };
+  /** The answer to a query or history call; `error` when the call threw. */
+  | { t: 'answer'; n: number; value: unknown; error?: string };
 
 export interface WorkerStats {
   addonFailures: Record<string, number>;
   lastFailure: string | null;
   analysisFailures: number;
   priceErrors: string[];
+  /** The store's figures after its latest write (null until it is open). */
+  store: StatusResponse['store'] | null;
 }
 
 /** What the worker is started with. */
@@ -74,6 +77,8 @@ export interface WorkerConfig {
   configuredWindows: Record<string, number>;
   capturing: boolean;
   logLevel: string;
-  /** Extra addon modules (each default-exports a CaptureAddon), loaded after the built-in ones. */
+  /** Extra addon modules (each default-exports a CaptureAddon), run after the built-in ones and before storage. */
   addonModules: string[];
+  /** The store's size cap in bytes. */
+  maxStoreBytes: number;
 }

@@ -26,7 +26,7 @@ export class CaptureRuntime {
   private capturing: boolean;
 
   constructor(
-    private readonly addons: AddonManager,
+    readonly addons: AddonManager,
     private readonly post: (m: FromWorker) => void,
     private readonly opts: { maxCaptureBytes: number; capturing: boolean },
   ) {
@@ -103,8 +103,6 @@ export class CaptureRuntime {
           this.post({ t: 'answer', n: m.n, value: flow ? flow.toRecord() : null });
         } else void this.idle().then(() => this.post({ t: 'answer', n: m.n, value: true }));
         return;
-      case 'reply':
-        return; // answers to the worker's calls are routed by the caller (see worker.ts)
     }
   }
 

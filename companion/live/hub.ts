@@ -48,6 +48,9 @@ export const MAX_SUBSCRIPTIONS = 32;
 
 export const CLOSE = { badHello: 4400, unauthorized: 4401, helloTimeout: 4408, protocolMismatch: 4426, dropped: 4429 } as const;
 
+/** Exchanges a full client's snapshot carries. */
+export const DEFAULT_SNAPSHOT_SIZE = 200;
+
 export class LiveHub {
   private readonly clients = new Set<LiveClient>();
   private readonly progress = new Map<string, { source: ProgressSource; timer: NodeJS.Timeout | null; dirty: boolean }>();
@@ -63,7 +66,7 @@ export class LiveHub {
       helloTimeoutMs: 5000,
       heartbeatMs: 20_000,
       progressIntervalMs: 100,
-      snapshotSize: 200,
+      snapshotSize: DEFAULT_SNAPSHOT_SIZE,
       maxQueueBytes: 4 * 1024 * 1024,
       highWaterBytes: 1024 * 1024,
       stuckMs: 30_000,

@@ -1,9 +1,9 @@
 /**
- * @module The main thread's end of the capture worker: starts it lazily (on the first exchange,
- * so an idle companion never loads the capture and analysis code or the tokenizer), feeds it
- * through the bounded channel, and applies what comes back, in order, through the sink: records
- * to the store, announcements to the live hub. One worker thread: the machines this runs on have
- * two cores, one for the main thread's forwarding and one for everything capture does.
+ * @module The main thread's end of the capture worker: starts it (the history lives there, so at
+ * once; the tokenizer is loaded there on the first count), feeds it through the bounded channel,
+ * answers nothing itself, and applies what comes back, in order, through the sink: announcements
+ * to the live hub. One worker thread: the machines this runs on have two cores, one for the main
+ * thread's forwarding, API and live feed, and one for everything capture and storage do.
  *
  * The built companion runs `capture-worker.mjs` beside its bundle; from TypeScript sources the
  * worker is loaded through tsx when `thread: 'worker'` is asked for, and otherwise `serve` runs
@@ -15,11 +15,15 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { CaptureChannel, type Send } from '../capture/channel';
 import type { FromWorker, Query, ToWorker, WorkerConfig, WorkerStats } from '../capture/messages';
 import type { Logger } from '../lib/log';
+import { Unavailable } from '../lib/unavailable';
 
 export type CaptureThread = 'auto' | 'worker' | 'inline';
 
+/** How long a history call waits for the worker before it fails as unavailable. */
+export const DEFAULT_HISTORY_TIMEOUT_MS = 10_000;
+
 /** What the host does with the worker's messages; each may be async and is awaited in order. */
-export type Sink = (m: FromWorker, answer: (n: number, value: unknown) => void) => unknown;
+export type Sink = (m: FromWorker) => unknown;
 
 export class CaptureHost {
   readonly channel: CaptureChannel;
@@ -29,8 +33,8 @@ export class CaptureHost {
   private backlog: [ToWorker, ArrayBuffer[] | undefined][] = [];
   private chain: Promise<unknown> = Promise.resolve();
   private nextQuery = 1;
-  private readonly queries = new Map<number, (v: unknown) => void>();
-  stats: WorkerStats = { addonFailures: {}, lastFailure: null, analysisFailures: 0, priceErrors: [] };
+  private readonly queries = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; history: boolean }>();
+  stats: WorkerStats = { addonFailures: {}, lastFailure: null, analysisFailures: 0, priceErrors: [], store: null };
   private closed = false;
 
   constructor(
@@ -39,6 +43,7 @@ export class CaptureHost {
     private readonly log: Logger,
     private readonly thread: CaptureThread,
     queueBytes: number,
+    private readonly historyTimeoutMs = DEFAULT_HISTORY_TIMEOUT_MS,
   ) {
     const send: Send = (m, transfer) => this.post(m, transfer);
     this.channel = new CaptureChannel(send, queueBytes, config.maxCaptureBytes);
@@ -71,6 +76,12 @@ export class CaptureHost {
           if (this.worker !== w) return;
           this.worker = null;
           this.channel.reset();
+          // Calls in flight get no answer from this worker: history calls fail, queries find nothing.
+          for (const q of this.queries.values()) {
+            if (q.history) q.reject(new Unavailable(`the capture worker exited (${code})`));
+            else q.resolve(null);
+          }
+          this.queries.clear();
           // Exchanges in flight are lost to capture (never to Codex); the next one starts a fresh worker.
           if (!this.closed) this.log.error(`capture worker exited (${code}); capture restarts with the next exchange`);
         });
@@ -108,11 +119,13 @@ export class CaptureHost {
     this.chain = this.chain.then(async () => {
       try {
         if (m.t === 'answer') {
-          this.queries.get(m.n)?.(m.value);
+          const q = this.queries.get(m.n);
           this.queries.delete(m.n);
+          if (m.error !== undefined) q?.reject(new Error(m.error));
+          else q?.resolve(m.value);
           return;
         }
-        await this.sink(m, (n, value) => this.post({ t: 'reply', n, value }));
+        await this.sink(m);
       } catch (err) {
         this.log.error(`capture: applying ${m.t} failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -123,10 +136,32 @@ export class CaptureHost {
   query<T>(q: Query): Promise<T | null> {
     if (this.closed) return Promise.resolve(null);
     if (!this.worker && !this.inline && !this.starting && this.backlog.length === 0) return Promise.resolve(null);
-    return new Promise((resolve) => {
+    return this.ask((n) => ({ t: 'query', n, q }), false) as Promise<T | null>;
+  }
+
+  /**
+   * Calls a history operation in the worker (starting it if it is not running). A worker that
+   * does not answer within `historyTimeoutMs` (a capture hook holding its thread) fails the call
+   * with `Unavailable`, so an API request never hangs on it.
+   */
+  history(op: string, args: unknown[], timeoutMs = this.historyTimeoutMs): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Unavailable('codex-devtools is shutting down'));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Unavailable(`the capture worker did not answer ${op} within ${timeoutMs / 1000} s: it is busy or stuck`)),
+        timeoutMs,
+      );
+      timer.unref();
+    });
+    return Promise.race([this.ask((n) => ({ t: 'history', n, op, args }), true), timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private ask(message: (n: number) => ToWorker, history: boolean): Promise<unknown> {
+    return new Promise((resolve, reject) => {
       const n = this.nextQuery++;
-      this.queries.set(n, resolve as (v: unknown) => void);
-      this.post({ t: 'query', n, q });
+      this.queries.set(n, { resolve, reject, history });
+      this.post(message(n));
     });
   }
 
@@ -136,7 +171,10 @@ export class CaptureHost {
     await this.chain;
   }
 
-  async close(): Promise<void> {
+  /** Closes the store (it writes what it holds), waiting at most `boundMs` for a busy worker, then ends the thread. */
+  async close(boundMs: number): Promise<void> {
+    if (this.worker || this.inline || this.starting)
+      await Promise.race([this.history('close', []).catch(() => undefined), new Promise((r) => setTimeout(r, boundMs).unref())]);
     this.closed = true;
     for (const p of this.inlinePorts) p.close();
     await this.worker?.terminate();

@@ -1,21 +1,40 @@
 /**
- * @module The store addon, in the capture worker: hands each finished record to the main thread
- * to be made durable (the store lives there until it moves into this worker), then analyses it
- * and hands the analysis over. Durable first: the capture is stored before the (slower,
- * recomputable) analysis runs.
+ * @module The store addon, in the capture worker: stores each finished record, tells the main
+ * thread it is stored, then analyses it and stores the analysis. Durable first: the capture is
+ * stored before the (slower, recomputable) analysis runs.
  */
 import type { CaptureAddon } from '../capture/addons';
 import type { ExchangeFlow } from '../capture/flow';
 import type { FromWorker } from '../capture/messages';
+import type { LiveUsage } from '../protocol/live';
+import { summaryOf } from '../store/codec';
+import type { Store } from '../store/store';
 import type { AnalysisEngine } from './analysis';
 
-export function storeAddon(post: (m: FromWorker) => void, analysis: AnalysisEngine, stats: () => void): CaptureAddon {
+export interface StoreAddonParts {
+  store: Store;
+  post(m: FromWorker): void;
+  analysis: AnalysisEngine;
+  stats(): void;
+  liveUsage(): LiveUsage;
+}
+
+export function storeAddon(p: StoreAddonParts): CaptureAddon {
   const finish = async (flow: ExchangeFlow) => {
     const record = flow.toRecord();
-    post({ t: 'record', record });
-    const out = await analysis.run(record);
-    post({ t: 'analysed', id: record.id, kind: record.kind, analysis: out?.analysis ?? null, patch: out?.patch ?? null });
-    stats();
+    await p.store.append(record);
+    // WebSocket readings reached the live state as they arrived (the runtime's rateLimits message).
+    p.post({ t: 'stored', summary: summaryOf(record), rateLimits: record.transport === 'http' ? record.rateLimits : null });
+    const out = await p.analysis.run(record);
+    if (out) await p.store.attachAnalysis(record.id, out.analysis, out.patch);
+    p.post({
+      t: 'analysed',
+      id: record.id,
+      kind: record.kind,
+      summary: p.store.summary(record.id),
+      usage: record.kind === 'model' ? p.liveUsage() : null,
+    });
+    p.stats();
   };
   return { name: 'store', response: finish, error: finish };
 }

@@ -62,7 +62,7 @@ describe('codex-devtools import and usage', () => {
       const r = await cli(importArgs(c.home, c.port));
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Imported 7 exchanges');
-      expect(c.reports.usage({}).codexTokensUsed).toBe(2660 + 1270);
+      expect((await c.store.usage({})).codexTokensUsed).toBe(2660 + 1270);
       const u = JSON.parse((await cli(['usage', '--json', '--home', c.home, '--port', String(c.port)])).stdout);
       expect(u.total.codexTokensUsed).toBe(2660 + 1270);
     } finally {

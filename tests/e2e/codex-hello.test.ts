@@ -35,8 +35,8 @@ describe('the real Codex CLI through the companion', () => {
     expect(req.body.input.at(-1).content[0].text).toBe('say hello');
   });
 
-  it('records the exchange with the usage Codex counted', () => {
-    const { items } = companion.store.list({});
+  it('records the exchange with the usage Codex counted', async () => {
+    const { items } = await companion.store.list({});
     expect(items).toHaveLength(1);
     expect(items[0].status).toBe('completed');
     expect(items[0].usage).toMatchObject({ inputTokens: 5000, cachedTokens: 4096, outputTokens: 12 });

@@ -62,7 +62,7 @@ describe('exporting real Codex traffic', () => {
     const validate = harValidator();
     expect(validate(har), JSON.stringify(validate.errors)).toBe(true);
     const entries: any[] = har.log.entries;
-    expect(entries).toHaveLength(c.store.stats().exchanges);
+    expect(entries).toHaveLength((await c.store.stats()).exchanges);
     const sockets = entries.filter((e) => e._resourceType === 'websocket');
     expect(sockets.length).toBeGreaterThanOrEqual(3);
     const turn = sockets.find((e) => e._webSocketMessages.some((m: any) => m.type === 'receive' && /response\.completed/.test(m.data)))!;
@@ -85,7 +85,7 @@ describe('exporting real Codex traffic', () => {
   }, 120_000);
 
   it('limits an export to one session', async () => {
-    const session = c.store.list({ limit: 1 }).items[0].sessionId!;
+    const session = (await c.store.list({ limit: 1 })).items[0].sessionId!;
     const r = await cli(['export', '--format', 'har', '--session', session, '--home', c.home, '--port', String(c.port)]);
     const entries: any[] = JSON.parse(r.stdout).log.entries;
     expect(entries.length).toBeGreaterThan(0);
@@ -96,11 +96,11 @@ describe('exporting real Codex traffic', () => {
     const r = await cli(['export', '--format', 'jsonl', '-o', file('all.jsonl'), '--home', c.home, '--port', String(c.port)]);
     expect(r.code).toBe(0);
     const text = fs.readFileSync(file('all.jsonl'), 'utf8');
-    expect(text.trim().split('\n')).toHaveLength(c.store.stats().exchanges);
+    expect(text.trim().split('\n')).toHaveLength((await c.store.stats()).exchanges);
     const other = path.join(out, 'other-home');
     const port = String(await freePort());
     const imported = await cli(['import', file('all.jsonl'), '--home', other, '--port', port]);
-    expect(imported.stdout).toContain(`Imported ${c.store.stats().exchanges} exchanges from 1 file`);
+    expect(imported.stdout).toContain(`Imported ${(await c.store.stats()).exchanges} exchanges from 1 file`);
     const again = await cli(['export', '--format', 'jsonl', '-o', file('again.jsonl'), '--home', other, '--port', port]);
     expect(again.code).toBe(0);
     // The same records, field for field (key order aside).

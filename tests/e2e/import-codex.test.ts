@@ -62,12 +62,12 @@ describe.each(scenarios)('importing the rollouts of a real Codex run (%s)', (sce
   });
 
   it("into the capturing companion's own directory (through its API): nothing is added, no token counted twice", async () => {
-    const before = run.companion.reports.usage({});
+    const before = await run.companion.store.usage({});
     const res = await callApi(run.companion.port, run.companion.home, 'POST', '/import', { codexHomes: [run.run.codexHome] });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ added: 0, malformed: 0 });
     expect((res.json as { duplicates: number }).duplicates).toBeGreaterThan(0);
-    const after = run.companion.reports.usage({});
+    const after = await run.companion.store.usage({});
     expect(after.codexTokensUsed).toBe(before.codexTokensUsed);
     expect(after.allTrafficTokens).toBe(before.allTrafficTokens);
     expect(after.exchanges).toBe(before.exchanges);
@@ -87,9 +87,9 @@ describe('--watch-codex-home on the Codex home of the run being captured', () =>
       expect(codex.exitCode).toBe(0);
       await new Promise((r) => setTimeout(r, 200));
       await c.idle();
-      const all = [...c.store.summaries()];
+      const all = (await c.store.list({ limit: 1000 })).items;
       expect(all.filter((s) => s.source === 'rollout')).toEqual([]);
-      expect(c.reports.usage({}).codexTokensUsed).toBe(codex.tokensUsed);
+      expect((await c.store.usage({})).codexTokensUsed).toBe(codex.tokensUsed);
     } finally {
       await c.dispose();
       await upstream.close();

@@ -47,14 +47,14 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
     await b.close();
   });
 
-  it('keeps the turn in flight on its route: Codex reconnects and resends the full context, and finishes', () => {
+  it('keeps the turn in flight on its route: Codex reconnects and resends the full context, and finishes', async () => {
     expect(first.exitCode).toBe(0);
     expect(first.stdout + first.stderr).toContain('The command printed: hi');
     expect(wsA.handshakes).toHaveLength(2);
     const reconnect = wsA.frames.filter((f) => f.dir === 'in' && f.conn === 2).map((f) => f.data);
     expect(reconnect[0].previous_response_id).toBeUndefined();
     expect(reconnect[0].input.map((i: any) => i.type).slice(-2)).toEqual(['function_call', 'function_call_output']);
-    const firstTurn = c.store.list({ limit: 100 }).items.reverse().slice(0, 3);
+    const firstTurn = (await c.store.list({ limit: 100 })).items.reverse().slice(0, 3);
     expect(firstTurn.map((s) => [s.requestKind, s.route.profileId, s.status])).toEqual([
       ['prewarm', 'default', 'completed'],
       ['turn', 'default', 'completed'],
@@ -63,7 +63,7 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
     expect(first.tokensUsed).toBe(1956);
   });
 
-  it('sends the next turn to the new profile with the whole conversation: nothing is lost', () => {
+  it('sends the next turn to the new profile with the whole conversation: nothing is lost', async () => {
     expect(second.exitCode).toBe(0);
     expect(second.stdout + second.stderr).toContain('The command printed: hi');
     expect(wsB.handshakes.length).toBeGreaterThan(0);
@@ -73,7 +73,7 @@ describe('switching profile while Codex is connected over the WebSocket', () => 
     expect(texts).toContain('run echo hi');
     expect(texts).toContain('The command printed: hi');
     expect(texts).toContain('run echo hi again');
-    const later = c.store.list({ limit: 100 }).items.reverse().slice(3);
+    const later = (await c.store.list({ limit: 100 })).items.reverse().slice(3);
     expect(later.length).toBeGreaterThan(0);
     expect(later.every((s) => s.route.profileId === 'b' && s.status === 'completed')).toBe(true);
   });

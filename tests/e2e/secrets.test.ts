@@ -59,7 +59,7 @@ describe('secrets Codex sends never reach disk or any API response', () => {
     for (const p of ['/exchanges?limit=1000', '/sessions', '/usage', '/status', '/ratelimits', '/profiles']) {
       bodies.push((await rawRequest(`${c.url}/api${p}`, { headers: auth })).body.toString());
     }
-    for (const s of c.store.list({ limit: 1000 }).items)
+    for (const s of (await c.store.list({ limit: 1000 })).items)
       bodies.push((await rawRequest(`${c.url}/api/exchanges/${s.id}`, { headers: auth })).body.toString());
     feed.close();
   });
@@ -68,10 +68,10 @@ describe('secrets Codex sends never reach disk or any API response', () => {
     await upstream.close();
   });
 
-  it('sent the real credentials upstream, so the search below is meaningful', () => {
+  it('sent the real credentials upstream, so the search below is meaningful', async () => {
     const seen = upstream.requests.map((r) => JSON.stringify(r.headers)).join('\n');
     for (const s of SECRETS) expect(seen).toContain(s);
-    expect(c.store.list({ limit: 1000 }).items.length).toBeGreaterThanOrEqual(4);
+    expect((await c.store.list({ limit: 1000 })).items.length).toBeGreaterThanOrEqual(4);
   });
 
   it('finds none of them anywhere in the state directory (decoded), except the profile key in profiles.json', () => {

@@ -24,10 +24,7 @@ async function builtinRun(transport: 'websocket' | 'http'): Promise<Run> {
   const c: TestCompanion = await startTestCompanion({ apiUpstream: upstream.baseUrl, websocket: transport === 'websocket' });
   const codex = await runCodex({ prompt: 'run echo hi', provider: 'builtin', baseUrl: `${c.url}/v1` });
   await c.idle();
-  const ids = c.store
-    .list({ limit: 100 })
-    .items.reverse()
-    .map((s) => s.id);
+  const ids = (await c.store.list({ limit: 100 })).items.reverse().map((s) => s.id);
   const records = (await Promise.all(ids.map((id) => c.store.get(id)))) as ExchangeRecord[];
   await c.dispose();
   return { codex, records, upstream, ws };

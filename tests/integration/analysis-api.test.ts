@@ -149,7 +149,7 @@ describe('analysis served through the API and the live feed', () => {
         body: JSON.stringify(load('fallback-text-1').request.body),
       });
       await c2.idle();
-      const record = await c2.store.get(c2.store.list({}).items[0].id);
+      const record = await c2.store.get((await c2.store.list({})).items[0].id);
       expect(record?.analysis?.context?.contextWindow).toBe(400000);
     } finally {
       await c2.dispose();

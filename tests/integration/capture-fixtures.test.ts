@@ -65,7 +65,7 @@ describe('capture of the real-traffic fixtures through the companion', () => {
       });
       expect(res.body.equals(bytes)).toBe(true);
       await companion.idle();
-      const [s] = companion.store.list({ limit: 1 }).items;
+      const [s] = (await companion.store.list({ limit: 1 })).items;
       const live = await companion.store.get(s.id);
       const replayed = await replayFixture(f);
       expect(comparable(live)).toEqual(comparable(replayed));

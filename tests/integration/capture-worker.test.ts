@@ -12,6 +12,18 @@ import { encodeSse, message, response } from '../support/sse';
 import { nextChunk, openRequest, rawRequest } from '../support/http';
 import { codexSession } from '../support/session';
 import { fakeKey } from '../support/keys';
+import { Store } from '../../companion/store/store';
+import { createLogger } from '../../companion/lib/log';
+
+/** The summaries stored in a state directory, read after its companion has closed. */
+function storedIn(home: string) {
+  const store = Store.open({ home, log: createLogger('silent') });
+  try {
+    return store.list({}).items;
+  } finally {
+    store.close();
+  }
+}
 
 const auth = { authorization: `Bearer ${fakeKey('proj-worker-abcdefghijklmnop')}`, 'content-type': 'application/json' };
 
@@ -34,6 +46,7 @@ describe('the capture worker', () => {
       captureThread: 'worker',
       captureAddons: [new URL('../support/addons/stuck.ts', import.meta.url).href],
       drainMs: 300,
+      historyTimeoutMs: 500,
     });
     const steps = codexSession(40);
     for (const [i, step] of [steps[10], steps[39]].entries()) {
@@ -45,7 +58,8 @@ describe('the capture worker', () => {
       // The worker reached the hook (so it had decoded and parsed the first request) and is stuck in it.
       await expect.poll(() => fs.existsSync(marker), { timeout: 20_000 }).toBe(true);
     }
-    expect(companion.store.list({}).items).toEqual([]);
+    // The history lives in the stuck thread: reading it fails as unavailable instead of hanging.
+    await expect(companion.store.list({})).rejects.toThrow(/busy or stuck/);
     delete process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER;
   }, 60_000);
 
@@ -58,13 +72,12 @@ describe('the capture worker', () => {
     const [step] = codexSession(1);
     const res = await rawRequest(`${companion.url}/v1/responses`, { method: 'POST', headers: auth, body: JSON.stringify(step.body) });
     expect(res.status).toBe(200);
-    // Right now the slow hook still holds the exchange: the read waits for capture to settle.
-    expect(companion.store.list({}).items).toEqual([]);
+    // The slow hook still holds the capture thread: the read waits for capture to settle.
     const listed = await rawRequest(`${companion.url}/api/exchanges`, { headers: { authorization: `Bearer ${companion.token()}` } });
     expect(JSON.parse(listed.body.toString()).items.map((x: { preview: string }) => x.preview)).toEqual(['stored late']);
   });
 
-  it('answers a history read while a capture hook never returns, without the stuck exchange', async () => {
+  it('answers a history read with 503 while a capture hook holds the worker, and never hangs', async () => {
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stuck-')), 'reached');
     process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER = marker;
     upstream = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('never stored')]) }) });
@@ -73,13 +86,14 @@ describe('the capture worker', () => {
       captureThread: 'worker',
       captureAddons: [new URL('../support/addons/stuck.ts', import.meta.url).href],
       drainMs: 300,
+      historyTimeoutMs: 500,
     });
     const [step] = codexSession(1);
     await rawRequest(`${companion.url}/v1/responses`, { method: 'POST', headers: auth, body: JSON.stringify(step.body) });
     await expect.poll(() => fs.existsSync(marker), { timeout: 20_000 }).toBe(true);
     const listed = await rawRequest(`${companion.url}/api/exchanges`, { headers: { authorization: `Bearer ${companion.token()}` } });
-    expect(listed.status).toBe(200);
-    expect(JSON.parse(listed.body.toString()).items).toEqual([]);
+    expect(listed.status).toBe(503);
+    expect(JSON.parse(listed.body.toString())).toMatchObject({ error: 'unavailable', message: expect.stringMatching(/busy or stuck/) });
     delete process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER;
   }, 60_000);
 
@@ -90,7 +104,7 @@ describe('the capture worker', () => {
     const res = await rawRequest(`${companion.url}/v1/responses`, { method: 'POST', headers: auth, body: JSON.stringify(step.body) });
     expect(res.status).toBe(200);
     await companion.idle();
-    const [s] = companion.store.list({}).items;
+    const [s] = (await companion.store.list({})).items;
     expect(s).toMatchObject({ status: 'completed', preview: 'from the worker', threadId: step.headers['thread-id'] ?? expect.any(String) });
     // Analysed in the worker too: the summary carries its cache brief and cost.
     expect(s.cache).not.toBeNull();
@@ -114,7 +128,8 @@ describe('the capture worker', () => {
     await companion.close();
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(250);
     release();
-    const [s] = companion.store.list({}).items;
+    // The companion is gone: what it stored is read from its state directory.
+    const [s] = storedIn(companion.home);
     expect(s).toMatchObject({ status: 'aborted', error: { code: 'shutdown' } });
     expect(s.error?.message).toMatch(/shut down/);
   });
@@ -137,6 +152,6 @@ describe('the capture worker', () => {
     await ended;
     await closing;
     expect(Buffer.concat(parts).toString()).toBe(encodeSse(events));
-    expect(companion.store.list({}).items[0]).toMatchObject({ status: 'completed' });
+    expect(storedIn(companion.home)[0]).toMatchObject({ status: 'completed' });
   });
 });

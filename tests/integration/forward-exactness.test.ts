@@ -107,7 +107,7 @@ describe('forwarding is byte-exact against the upstream itself', () => {
     const r = await both(sse([body.subarray(0, at), body.subarray(at, at + 1), body.subarray(at + 1)]));
     expectSame(r);
     await companion.idle();
-    const [s] = companion.store.list({ limit: 1 }).items;
+    const [s] = (await companion.store.list({ limit: 1 })).items;
     expect(s.preview).toBe('é 😀 中文 done');
   });
 
@@ -118,7 +118,7 @@ describe('forwarding is byte-exact against the upstream itself', () => {
     expectSame(r);
     expect(r.via.complete).toBe(false);
     await companion.idle();
-    const [s] = companion.store.list({ limit: 1 }).items;
+    const [s] = (await companion.store.list({ limit: 1 })).items;
     expect(s).toMatchObject({ status: 'failed', error: { code: 'stream_truncated' } });
   });
 
@@ -156,7 +156,7 @@ describe('forwarding is byte-exact against the upstream itself', () => {
       expectSame(r);
       expect(r.via.body.equals(bytes)).toBe(true);
       await companion.idle();
-      const [s] = companion.store.list({ limit: 1 }).items;
+      const [s] = (await companion.store.list({ limit: 1 })).items;
       expect((await companion.store.get(s.id))?.response.body).toEqual(JSON.parse(json.toString()));
     }
   });
@@ -183,7 +183,7 @@ describe('forwarding is byte-exact against the upstream itself', () => {
       expect(got.headers['content-encoding']).toBe(enc);
       expect(got.headers['content-length']).toBe(String(bytes.length));
       await companion.idle();
-      const [s] = companion.store.list({ limit: 1 }).items;
+      const [s] = (await companion.store.list({ limit: 1 })).items;
       const rec = await companion.store.get(s.id);
       expect(rec?.request).toMatchObject({ bodyEncoding: enc, bodyBytes: bytes.length });
       expect(rec?.request.body).toEqual(JSON.parse(json.toString()));

@@ -30,7 +30,7 @@ describe('forwarding when things go wrong', () => {
       expect(body.error.message).toContain(`http://127.0.0.1:${port}/v1`);
       expect(res.body.toString()).not.toContain(KEY.slice(-8));
       await c.idle();
-      const [s] = c.store.list({}).items;
+      const [s] = (await c.store.list({})).items;
       expect(s).toMatchObject({ status: 'upstream_error', codexCounted: false });
       expect(s.error?.code).toBe('upstream_unreachable');
     } finally {
@@ -46,7 +46,7 @@ describe('forwarding when things go wrong', () => {
       expect(res.status).toBe(504);
       expect(JSON.parse(res.body.toString()).error.type).toBe('upstream_timeout');
       await c.idle();
-      expect(c.store.list({}).items[0]).toMatchObject({ status: 'upstream_error', error: { code: 'upstream_timeout' } });
+      expect((await c.store.list({})).items[0]).toMatchObject({ status: 'upstream_error', error: { code: 'upstream_timeout' } });
     } finally {
       await c.dispose();
       await hanging.close();
@@ -61,7 +61,7 @@ describe('forwarding when things go wrong', () => {
       const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{}' });
       expect(res.body.toString()).toBe(big);
       await c.idle();
-      const [s] = c.store.list({}).items;
+      const [s] = (await c.store.list({})).items;
       expect(s.captureComplete).toBe(false);
       expect(s.error?.code).toBe('capture_incomplete');
       expect(c.captureStats().droppedChunks).toBeGreaterThan(0);
@@ -83,7 +83,7 @@ describe('forwarding when things go wrong', () => {
       expect(res.body.toString()).toBe(sse);
       await c.idle();
       expect(c.captureStats().addonFailures.exploding).toBeGreaterThan(2);
-      expect(c.store.list({}).items[0].status).toBe('completed');
+      expect((await c.store.list({})).items[0].status).toBe('completed');
     } finally {
       await c.dispose();
     }

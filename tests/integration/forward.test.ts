@@ -72,7 +72,7 @@ describe('forwarding through the companion', () => {
     expect(upstream.requests[0].raw.equals(zstd)).toBe(true);
     expect(upstream.requests[0].headers['content-encoding']).toBe('zstd');
     await companion.idle();
-    const [summary] = companion.store.list({ limit: 1 }).items;
+    const [summary] = (await companion.store.list({ limit: 1 })).items;
     const record = await companion.store.get(summary.id);
     expect(record?.request.bodyEncoding).toBe('zstd');
     expect(record?.request.bodyBytes).toBe(zstd.length);
@@ -93,7 +93,7 @@ describe('forwarding through the companion', () => {
     expect(res.headers['x-request-id']).toBe('req_1');
     expect(res.body.equals(payload)).toBe(true);
     await companion.idle();
-    const [summary] = companion.store.list({ limit: 1 }).items;
+    const [summary] = (await companion.store.list({ limit: 1 })).items;
     expect(summary).toMatchObject({ kind: 'other', path: '/v1/models', codexCounted: false, status: 'completed' });
     const record = await companion.store.get(summary.id);
     expect(record?.response.body).toEqual({ object: 'list', data: [{ id: 'gpt-5-codex' }] });
@@ -113,7 +113,7 @@ describe('forwarding through the companion', () => {
     while (!seen.includes('response.output_item.added')) seen += (await nextChunk(res)).toString();
     expect(seen).toContain('response.created');
     expect(seen).not.toContain('response.completed');
-    const summary = companion.store.list({ limit: 1 }).items[0];
+    const summary = (await companion.store.list({ limit: 1 })).items[0];
     expect(summary?.path === '/v1/responses' && summary.status === 'streaming').toBe(false); // not stored before it ends
     release();
     res.resume();
@@ -159,7 +159,7 @@ describe('forwarding through the companion', () => {
     await expect.poll(() => upstream.requests[0].aborted, { timeout: 5000 }).toBe(true);
     release();
     await companion.idle();
-    const [summary] = companion.store.list({ limit: 1 }).items;
+    const [summary] = (await companion.store.list({ limit: 1 })).items;
     expect(summary.status).toBe('aborted');
     expect(summary.error?.code).toBe('client_aborted');
     const record = await companion.store.get(summary.id);
@@ -180,7 +180,7 @@ describe('forwarding through the companion', () => {
       expect(res.status).toBe(200);
       expect(upstream.requests[0].raw.equals(big)).toBe(true);
       await small.idle();
-      const record = await small.store.get(small.store.list({}).items[0].id);
+      const record = await small.store.get((await small.store.list({})).items[0].id);
       expect(record?.request.bodyNote).toMatch(/exceed the capture limit of 1024/);
       expect(record?.status).toBe('completed');
     } finally {

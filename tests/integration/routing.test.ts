@@ -37,10 +37,7 @@ describe('routing each request by its own credentials', () => {
       expect(api.requests.map((r) => r.url)).toEqual(['/v1/responses']);
       expect(chatgpt.requests.map((r) => r.url)).toEqual(['/backend-api/codex/responses', '/backend-api/codex/responses']);
       await c.idle();
-      const auths = c.store
-        .list({})
-        .items.map((s) => s.route.auth)
-        .reverse();
+      const auths = (await c.store.list({})).items.map((s) => s.route.auth).reverse();
       expect(auths).toEqual(['apikey', 'chatgpt', 'chatgpt']);
     } finally {
       await c.dispose();
@@ -98,7 +95,7 @@ describe('switching profiles between turns', () => {
       expect(a.requests).toHaveLength(2);
       expect(b.requests).toHaveLength(1);
       await c.idle();
-      expect(c.store.list({}).items.map((s) => s.route.profileId)).toEqual(['b', 'default', 'default']);
+      expect((await c.store.list({})).items.map((s) => s.route.profileId)).toEqual(['b', 'default', 'default']);
     } finally {
       await c.dispose();
       await a.close();

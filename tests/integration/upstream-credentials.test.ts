@@ -73,7 +73,7 @@ describe('credentials inside --upstream', () => {
       expect(text).not.toContain(PASSWORD);
       expect(text).not.toContain(QUERY_KEY);
       expect(text).not.toContain('gw-user');
-      const record = c.store.list({}).items[0];
+      const record = (await c.store.list({})).items[0];
       expect(record.route.upstream).toBe(`http://***@127.0.0.1:${upstream.port}/v1?api-key=***`);
     } finally {
       await c.dispose();

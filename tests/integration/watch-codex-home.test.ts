@@ -24,18 +24,18 @@ describe('--watch-codex-home', () => {
     const firstUsage = lines.findIndex((l) => l.includes('"type":"token_usage_record"'));
     fs.writeFileSync(path.join(day, PARENT), lines.slice(0, firstUsage + 1).join('\n') + '\n');
     c = await startTestCompanion({ watchCodexHomes: [codexHome], watchIntervalMs: 50 });
-    const counted = () => c!.reports.usage({});
-    await vi.waitFor(() => expect(counted().exchanges).toBe(1), { timeout: 5000 });
+    const counted = () => c!.store.usage({});
+    await vi.waitFor(async () => expect((await counted()).exchanges).toBe(1), { timeout: 5000 });
     fs.appendFileSync(path.join(day, PARENT), lines.slice(firstUsage + 1).join('\n'));
     fs.copyFileSync(path.join(FIXTURE, CHILD), path.join(day, CHILD));
-    await vi.waitFor(() => expect(counted().exchanges).toBe(4), { timeout: 5000 });
-    expect(counted().codexTokensUsed).toBe(2660);
+    await vi.waitFor(async () => expect((await counted()).exchanges).toBe(4), { timeout: 5000 });
+    expect((await counted()).codexTokensUsed).toBe(2660);
     // Later scans (a touched file, the same content) add nothing.
     const now = new Date();
     fs.utimesSync(path.join(day, CHILD), now, now);
     await new Promise((r) => setTimeout(r, 300));
     await c.idle();
-    expect(counted().exchanges).toBe(4);
-    expect([...c.store.summaries()].every((s) => s.source === 'rollout')).toBe(true);
+    expect((await counted()).exchanges).toBe(4);
+    expect((await c.store.list({ limit: 1000 })).items.every((s) => s.source === 'rollout')).toBe(true);
   });
 });

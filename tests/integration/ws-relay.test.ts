@@ -131,7 +131,7 @@ describe('the WebSocket relay', () => {
     expect(client.received).toEqual(sent.slice(-client.received.length));
     client.ws.close();
     await c.idle();
-    const [second, firstS] = c.store.list({}).items;
+    const [second, firstS] = (await c.store.list({})).items;
     expect(second).toMatchObject({ transport: 'websocket', status: 'completed', turnId: 'turn-1', sessionId: 's-ws' });
     // Analysed like HTTP exchanges (idle waits for it): the second continues the first's prefix.
     expect(second.cache).toMatchObject({ miss: false });
@@ -189,7 +189,7 @@ describe('the WebSocket relay', () => {
       client.ws.send(create('turn-err', [user('x')]));
       await client.next('error');
       await c.idle();
-      expect(c.store.list({}).items[0]).toMatchObject({
+      expect((await c.store.list({})).items[0]).toMatchObject({
         transport: 'websocket',
         status: 'failed',
         httpStatus: 429,
@@ -209,7 +209,7 @@ describe('the WebSocket relay', () => {
     sock.close(4000, 'upstream going away');
     expect((await client.closed).code).toBe(4000);
     await c.idle();
-    expect(c.store.list({}).items[0]).toMatchObject({ status: 'aborted', error: { code: 'connection_closed' } });
+    expect((await c.store.list({})).items[0]).toMatchObject({ status: 'aborted', error: { code: 'connection_closed' } });
   });
 
   it('closes the upstream and records the exchange as aborted when Codex closes mid-response', async () => {
@@ -220,7 +220,7 @@ describe('the WebSocket relay', () => {
     client.ws.close(1001, 'bye');
     await expect.poll(() => fake.closes.find((x) => x.conn === conn)?.code).toBe(1001);
     await c.idle();
-    expect(c.store.list({}).items[0].status).toBe('aborted');
+    expect((await c.store.list({})).items[0].status).toBe('aborted');
   });
 
   it('closes both sides with 1009 on an oversized frame', async () => {
@@ -242,7 +242,7 @@ describe('the WebSocket relay', () => {
     await client.next('response.completed');
     client.ws.close();
     await c.idle();
-    const rec = await c.store.get(c.store.list({}).items[0].id);
+    const rec = await c.store.get((await c.store.list({})).items[0].id);
     expect(rec!.response.events.find((e) => e.type === 'binary')).toMatchObject({ data: { from: 'client', bytes: 5 } });
   });
 
@@ -253,7 +253,7 @@ describe('the WebSocket relay', () => {
     try {
       await expect(connect(c2)).rejects.toMatchObject({ status: 403 });
       await c2.idle();
-      expect(c2.store.list({}).items[0]).toMatchObject({ kind: 'other', method: 'GET', httpStatus: 403 });
+      expect((await c2.store.list({})).items[0]).toMatchObject({ kind: 'other', method: 'GET', httpStatus: 403 });
     } finally {
       await c2.dispose();
       await refusing.close();
@@ -287,7 +287,7 @@ describe('the WebSocket relay', () => {
     try {
       await expect(connect(c3)).rejects.toMatchObject({ status: 426 });
       await c3.idle();
-      expect(c3.store.list({}).items[0]).toMatchObject({
+      expect((await c3.store.list({})).items[0]).toMatchObject({
         kind: 'other',
         method: 'GET',
         path: '/v1/responses',

@@ -32,7 +32,7 @@ export async function captureRun(
   const companion = await startTestCompanion({ apiUpstream: upstream.baseUrl, ...companionOpts });
   const run = await runCodex({ prompt: 'run echo hi', baseUrl: `${companion.url}/v1`, ...opts });
   await companion.idle();
-  const summaries = companion.store.list({ limit: 1000 }).items.reverse();
+  const summaries = (await companion.store.list({ limit: 1000 })).items.reverse();
   const records = (await Promise.all(summaries.map((s) => companion.store.get(s.id)))) as ExchangeRecord[];
   return {
     run,

@@ -5,14 +5,14 @@
  * to its rollout is found as captured rather than imported beside its capture.
  */
 import type { ImportReport } from '../../protocol/api';
-import { importHistory, type ImportContext, type ImportSources } from './import';
+import type { ImportSources } from './import';
 
 export interface ImportRunner {
   run(sources: ImportSources): Promise<ImportReport>;
 }
 
 export function createImportRunner(
-  ctx: ImportContext,
+  importHistory: (sources: ImportSources) => Promise<ImportReport>,
   captured: () => Promise<void>,
   onAdded: (report: ImportReport) => void,
 ): ImportRunner {
@@ -21,7 +21,7 @@ export function createImportRunner(
     run(sources) {
       const next = last.then(async () => {
         await captured();
-        const report = await importHistory(ctx, sources);
+        const report = await importHistory(sources);
         if (report.added > 0) onAdded(report);
         return report;
       });

@@ -1,6 +1,7 @@
 /**
  * A capture addon whose response hook takes a while (CODEX_DEVTOOLS_TEST_SLOW_MS, default 400 ms):
- * the exchange is stored well after Codex has its last byte. Test-only.
+ * extra addons run before storage, so the exchange is stored well after Codex has its last byte.
+ * Test-only.
  */
 import type { CaptureAddon } from '../../../companion/capture/addons';
 
