@@ -181,20 +181,18 @@ describe('the REST API', () => {
   it('counts a record the full disk holds back as a capture error until the retry writes it', async () => {
     await codexRequest('a-plain-text-1');
     await c.idle();
-    const sessions = path.join(c.home, 'sessions');
-    const log = path.join(sessions, fs.readdirSync(sessions)[0], 'log.jsonl');
-    fs.renameSync(log, log + '.saved');
-    fs.symlinkSync('/dev/full', log);
+    // Every write that needs a new page fails as on a full disk (SQLite reports ENOSPC as SQLITE_FULL).
+    const pages = c.store.database.pragma('page_count', { simple: true }) as number;
+    c.store.database.pragma(`max_page_count = ${pages}`);
     try {
       await codexRequest('a-plain-text-1');
       await c.idle();
       const failing = StatusResponseSchema.parse(await json('/status'));
-      // The record and its analysis line: two writes held back, each counted once.
-      expect(failing.capture).toMatchObject({ errors: 2, lastError: expect.stringMatching(/ENOSPC/) });
+      // The record and its analysis: two writes held back, each counted once.
+      expect(failing.capture).toMatchObject({ errors: 2, lastError: expect.stringMatching(/SQLITE_FULL/) });
       expect(failing.store).toMatchObject({ writeErrors: 2, pendingWrites: 2, writeFailing: true });
     } finally {
-      fs.unlinkSync(log);
-      fs.renameSync(log + '.saved', log);
+      c.store.database.pragma('max_page_count = 4294967294');
     }
     // No further traffic: the store's own retry writes the record and the error goes away.
     await vi.waitFor(async () => expect((await json('/status')).capture).toEqual({ paused: false, errors: 0, lastError: null }), {
