@@ -96,15 +96,15 @@ export class Reports {
       .all(...params, ...(cursor ?? []), limit + 1);
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
-    const first = this.db.prepare<[string], { title: string | null; cwd: string | null }>(
-      `SELECT (SELECT title FROM exchanges WHERE session_key = ?1 AND title IS NOT NULL ORDER BY started_at, id LIMIT 1) AS title,
-              (SELECT cwd FROM exchanges WHERE session_key = ?1 AND cwd IS NOT NULL ORDER BY started_at, id LIMIT 1) AS cwd`,
+    const first = this.db.prepare<{ key: string }, { title: string | null; cwd: string | null }>(
+      `SELECT (SELECT title FROM exchanges WHERE session_key = @key AND title IS NOT NULL ORDER BY started_at, id LIMIT 1) AS title,
+              (SELECT cwd FROM exchanges WHERE session_key = @key AND cwd IS NOT NULL ORDER BY started_at, id LIMIT 1) AS cwd`,
     );
     const models = this.db.prepare<[string], { model_key: string }>(
       "SELECT DISTINCT model_key FROM rollups WHERE session_key = ? AND model_key <> '' ORDER BY model_key",
     );
     const items = page.map((r): SessionRow => {
-      const f = first.get(r.session_key)!;
+      const f = first.get({ key: r.session_key })!;
       const m = measures(r);
       return {
         sessionId: r.session_key === '' ? null : r.session_key,
