@@ -21,8 +21,8 @@ export interface ExchangeFilter {
   source?: string;
   minCost?: number;
   minInput?: number;
-  /** Only cache misses. */
-  miss?: boolean;
+  /** Only cache misses (true, or 1 as the API sends it). */
+  miss?: boolean | number;
   /** Start time: `since` inclusive, `until` exclusive (epoch ms). */
   since?: number;
   until?: number;
