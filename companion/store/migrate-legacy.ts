@@ -9,9 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../lib/log';
+import type { ExchangeRecord } from '../protocol/exchange';
 import { LineStore } from './legacy/line-store';
 import { paths } from './layout';
 import type { Store } from './store';
+
+const BATCH = 50;
 
 export interface LegacyImport {
   /** Exchanges written into the database by this run. */
@@ -36,6 +39,14 @@ export async function importLegacyStore(store: Store, home: string, log: Logger)
   let migrated = 0;
   let skipped = 0;
   // Oldest first: each thread's requests arrive in order, so their inputs are stored as deltas again.
+  // In batches of one transaction each, yielding between them so forwarding goes on.
+  let batch: ExchangeRecord[] = [];
+  const flush = async () => {
+    await store.appendMany(batch);
+    migrated += batch.length;
+    batch = [];
+    await yieldToLoop();
+  };
   for (const s of [...legacy.summaries()]) {
     if (store.summary(s.id)) {
       skipped++;
@@ -43,10 +54,10 @@ export async function importLegacyStore(store: Store, home: string, log: Logger)
     }
     const record = await legacy.get(s.id);
     if (!record) continue;
-    await store.append(record);
-    migrated++;
-    if (migrated % 50 === 0) await yieldToLoop();
+    batch.push(record);
+    if (batch.length === BATCH) await flush();
   }
+  await flush();
   legacy.close();
   const pending = store.stats().pendingWrites;
   if (pending > 0) {

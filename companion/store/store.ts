@@ -18,7 +18,7 @@ import type { Logger } from '../lib/log';
 import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
 import { commonPrefix, Items } from './sqlite/items';
-import { deflate, inflateJson, packRecord, unpackRecord, type StoredBody } from './sqlite/pack';
+import { deflate, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
 import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, type ExchangeFilter, type ListQuery } from './sqlite/query';
 import { configure, migrate } from './sqlite/schema';
 import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
@@ -107,7 +107,7 @@ export class Store {
       opts.log,
       opts.retryDelayMs ?? RETRY_DELAY_MS,
       (w) => {
-        if (!this.writes.has(w.id)) this.memory.delete(w.id);
+        for (const id of w.ids ?? [w.id]) if (!this.writes.has(id)) this.memory.delete(id);
       },
       () => {
         this.memory.clear();
@@ -177,45 +177,57 @@ export class Store {
    * retried. A very large record is compressed on the thread pool first.
    */
   async append(record: ExchangeRecord): Promise<void> {
-    this.events.delete(record.id);
-    const packed = await packRecord(record);
-    const key = threadKey(record);
-    const summary = packed.summary;
-    this.memory.set(record.id, { summary, record });
+    return this.appendMany([record]);
+  }
+
+  /** Stores finished exchanges in one transaction (an import, a migration, a generator). */
+  async appendMany(records: readonly ExchangeRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const packed: PackedRecord[] = [];
+    for (const record of records) {
+      this.events.delete(record.id);
+      const p = await packRecord(record);
+      this.memory.set(record.id, { summary: p.summary, record });
+      packed.push(p);
+    }
     this.push({
-      id: record.id,
+      id: records.length === 1 ? records[0].id : `${records[0].id}…${records[records.length - 1].id}`,
       kind: 'record',
-      run: () =>
-        this.database.transaction(() => {
-          let input: { base: string | null; keep: number; add: string[] } | null = null;
-          if (packed.inputHashes) {
-            const last = this.lastOfThread(key, record.id);
-            const prev = last ? this.items.inputOf(last) : null;
-            const keep = prev ? commonPrefix(prev, packed.inputHashes) : 0;
-            input = keep > 0 ? { base: last, keep, add: packed.inputHashes.slice(keep) } : { base: null, keep: 0, add: packed.inputHashes };
-          }
-          const row: Row = {
-            ...columnsOf(summary),
-            ended: 1,
-            owner_pid: null,
-            owner: null,
-            title: packed.context.title,
-            cwd: packed.context.cwd,
-            input_base: input?.base ?? null,
-            input_keep: input?.keep ?? 0,
-            input_add: input ? input.add.join(',') : null,
-          };
-          const names = [...Object.keys(row), 'payload', 'analysis', 'begun'];
-          const updates = names.filter((n) => n !== 'id').map((n) => `${n} = excluded.${n}`);
-          this.stmt(
-            `INSERT INTO exchanges (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
-          ).run(...vals(row), packed.payload, packed.analysis, null);
-          const rowid = this.rowidOf(record.id);
-          this.items.put(rowid, key.session, [...(input?.add ?? []), ...packed.extra], packed.items);
-          this.stmt('DELETE FROM exchange_events WHERE exchange_id = ?').run(record.id);
-          if (packed.inputHashes) this.items.remember(record.id, packed.inputHashes);
-        })(),
+      ids: records.map((r) => r.id),
+      run: () => this.database.transaction(() => packed.forEach((p) => this.writeRecord(p)))(),
     });
+  }
+
+  private writeRecord(packed: PackedRecord): void {
+    const summary = packed.summary;
+    const key = { session: sessionKey(summary.sessionId), thread: summary.threadId };
+    let input: { base: string | null; keep: number; add: string[] } | null = null;
+    if (packed.inputHashes) {
+      const last = this.lastOfThread(key, summary.id);
+      const prev = last ? this.items.inputOf(last) : null;
+      const keep = prev ? commonPrefix(prev, packed.inputHashes) : 0;
+      input = keep > 0 ? { base: last, keep, add: packed.inputHashes.slice(keep) } : { base: null, keep: 0, add: packed.inputHashes };
+    }
+    const row: Row = {
+      ...columnsOf(summary),
+      ended: 1,
+      owner_pid: null,
+      owner: null,
+      title: packed.context.title,
+      cwd: packed.context.cwd,
+      input_base: input?.base ?? null,
+      input_keep: input?.keep ?? 0,
+      input_add: input ? input.add.join(',') : null,
+    };
+    const names = [...Object.keys(row), 'payload', 'analysis', 'begun'];
+    const updates = names.filter((n) => n !== 'id').map((n) => `${n} = excluded.${n}`);
+    this.stmt(
+      `INSERT INTO exchanges (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+    ).run(...vals(row), packed.payload, packed.analysis, null);
+    const rowid = this.rowidOf(summary.id);
+    this.items.put(rowid, key.session, [...(input?.add ?? []), ...packed.extra], packed.items);
+    this.stmt('DELETE FROM exchange_events WHERE exchange_id = ?').run(summary.id);
+    if (packed.inputHashes) this.items.remember(summary.id, packed.inputHashes);
   }
 
   /** Stores an exchange's analysis and the summary fields derived from it (cost, cache brief, facts). */
@@ -529,11 +541,6 @@ export class Store {
 }
 
 export type Scope = { session?: string; day?: string; timeZone?: string };
-
-/** The thread an input delta chains in: its session and thread, so bases never cross sessions. */
-function threadKey(r: ExchangeRecord): { session: string; thread: string | null } {
-  return { session: sessionKey(r.sessionId), thread: r.threadId };
-}
 
 function alive(pid: number | null): boolean {
   if (!pid) return false;

@@ -7,8 +7,10 @@
 import { describeError, type Logger } from '../../lib/log';
 
 export interface Write {
-  /** The exchange it belongs to (for the log, and to drop writes of deleted exchanges). */
+  /** The exchange it belongs to, for the log. */
   id: string;
+  /** Every exchange it writes (a batch writes several), to drop writes of deleted exchanges; defaults to `[id]`. */
+  ids?: string[];
   kind: 'begin' | 'events' | 'record' | 'analysis' | 'update';
   run: () => void;
   /** Counted in `writeErrors` already (a write is counted once, however often it is retried). */
@@ -47,7 +49,7 @@ export class WriteQueue {
 
   /** Whether writes of exchange `id` still wait. */
   has(id: string): boolean {
-    return this.pending.some((w) => w.id === id);
+    return this.pending.some((w) => (w.ids ?? [w.id]).includes(id));
   }
 
   push(w: Write): void {
@@ -63,7 +65,8 @@ export class WriteQueue {
 
   /** Forgets waiting writes of the given exchanges (deleted before they were written). */
   drop(ids: (id: string) => boolean): void {
-    for (let i = this.pending.length - 1; i >= 0; i--) if (ids(this.pending[i].id)) this.pending.splice(i, 1);
+    for (let i = this.pending.length - 1; i >= 0; i--)
+      if ((this.pending[i].ids ?? [this.pending[i].id]).some(ids)) this.pending.splice(i, 1);
     if (this.pending.length === 0) this.recovered();
   }
 
