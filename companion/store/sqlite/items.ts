@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { unreadableItem } from '../codec';
-import { readItem, type NewItem } from './pack';
+import { itemRow, readItem, type NewItem } from './pack';
 
 export interface InputDelta {
   base: string | null;
@@ -50,7 +50,8 @@ export class Items {
       if (itemRowid === undefined) {
         const it = items.get(h);
         if (!it) continue; // a hash of an item this record does not carry: nothing to store
-        itemRowid = Number(this.insert.run(h, it.body, it.packed, it.text).lastInsertRowid);
+        const row = itemRow(it.json);
+        itemRowid = Number(this.insert.run(h, row.body, row.packed, row.text).lastInsertRowid);
       } else if (this.inSession.get(itemRowid, session)) continue;
       this.ref.run(itemRowid, rowid);
     }

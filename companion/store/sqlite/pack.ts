@@ -19,7 +19,12 @@ const COMPRESS_FROM = 512;
 /** Payloads above this (bytes of JSON) are deflated on the thread pool, never stalling the caller's thread. */
 const LARGE_PAYLOAD = 1024 * 1024;
 
+/** An item as a record carries it: its JSON, deflated and indexed only if the store lacks it. */
 export interface NewItem {
+  json: string;
+}
+
+export interface ItemRow {
   body: Buffer;
   packed: 0 | 1;
   text: string | null;
@@ -52,7 +57,8 @@ export function inflateJson<T>(buf: Buffer): T {
   return JSON.parse(zlib.inflateRawSync(buf).toString('utf8')) as T;
 }
 
-export function newItem(json: string): NewItem {
+/** The row of an item not stored yet (most items of a request are: Codex resends them). */
+export function itemRow(json: string): ItemRow {
   const text = itemText(JSON.parse(json) as unknown);
   return json.length >= COMPRESS_FROM ? { body: deflate(json), packed: 1, text } : { body: Buffer.from(json), packed: 0, text };
 }
@@ -65,7 +71,7 @@ export async function packRecord(record: ExchangeRecord): Promise<PackedRecord> 
   const { analysis, ...withoutAnalysis } = record;
   const split = splitRecord(withoutAnalysis as ExchangeRecord);
   const items = new Map<string, NewItem>();
-  for (const [h, json] of split.objects) items.set(h, newItem(json));
+  for (const [h, json] of split.objects) items.set(h, { json });
   const extra = [...(split.payload.tools ? [split.payload.tools] : []), ...(split.payload.wsInput ?? [])];
   const rest = split.payload.rest as Json;
   let output: string[] | null = null;
@@ -73,7 +79,7 @@ export async function packRecord(record: ExchangeRecord): Promise<PackedRecord> 
     output = rest.response.output.map((item) => {
       const json = JSON.stringify(item) ?? 'null';
       const h = hashJson(json);
-      if (!items.has(h)) items.set(h, newItem(json));
+      if (!items.has(h)) items.set(h, { json });
       return h;
     });
     rest.response = { ...rest.response, output: OUTPUT_MARKER };
