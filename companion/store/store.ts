@@ -134,10 +134,17 @@ export class Store {
       id: summary.id,
       kind: 'begin',
       run: () =>
-        this.stmt(`INSERT INTO exchanges (${cols(row)}, begun) VALUES (${marks(row)}, ?) ON CONFLICT (id) DO NOTHING`).run(
-          ...vals(row),
-          begun,
-        ),
+        this.database.transaction(() => {
+          const added = this.stmt(`INSERT INTO exchanges (${cols(row)}) VALUES (${marks(row)}) ON CONFLICT (id) DO NOTHING`).run(
+            ...vals(row),
+          );
+          if (added.changes === 0) return;
+          this.stmt('INSERT INTO bodies (rowid, summary, begun) VALUES (?, ?, ?)').run(
+            added.lastInsertRowid,
+            JSON.stringify(summary),
+            begun,
+          );
+        })(),
     });
   }
 
@@ -219,12 +226,16 @@ export class Store {
       input_keep: input?.keep ?? 0,
       input_add: input ? input.add.join(',') : null,
     };
-    const names = [...Object.keys(row), 'payload', 'analysis', 'begun'];
+    const names = Object.keys(row);
     const updates = names.filter((n) => n !== 'id').map((n) => `${n} = excluded.${n}`);
     this.stmt(
       `INSERT INTO exchanges (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
-    ).run(...vals(row), packed.payload, packed.analysis, null);
+    ).run(...vals(row));
     const rowid = this.rowidOf(summary.id);
+    this.stmt(
+      `INSERT INTO bodies (rowid, summary, payload, analysis, begun) VALUES (?, ?, ?, ?, NULL)
+       ON CONFLICT (rowid) DO UPDATE SET summary = excluded.summary, payload = excluded.payload, analysis = excluded.analysis, begun = NULL`,
+    ).run(rowid, JSON.stringify(summary), packed.payload, packed.analysis);
     this.items.put(rowid, key.session, [...(input?.add ?? []), ...packed.extra], packed.items);
     this.stmt('DELETE FROM exchange_events WHERE exchange_id = ?').run(summary.id);
     if (packed.inputHashes) this.items.remember(summary.id, packed.inputHashes);
@@ -233,7 +244,9 @@ export class Store {
   /** Stores an exchange's analysis and the summary fields derived from it (cost, cache brief, facts). */
   attachAnalysis(id: string, analysis: NonNullable<ExchangeRecord['analysis']>, patch: Partial<ExchangeSummary>): Promise<void> {
     const blob = deflate(JSON.stringify(analysis));
-    this.patch(id, patch, 'analysis', analysis, () => this.stmt('UPDATE exchanges SET analysis = ? WHERE id = ?').run(blob, id));
+    this.patch(id, patch, 'analysis', analysis, () =>
+      this.stmt('UPDATE bodies SET analysis = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(blob, id),
+    );
     return Promise.resolve();
   }
 
@@ -274,6 +287,7 @@ export class Store {
       .filter((n) => n !== 'id')
       .map((n) => `${n} = ?`);
     this.stmt(`UPDATE exchanges SET ${sets.join(', ')} WHERE id = ?`).run(...vals(row).slice(1), s.id);
+    this.stmt('UPDATE bodies SET summary = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(JSON.stringify(s), s.id);
   }
 
   private push(w: Write): void {
@@ -293,7 +307,7 @@ export class Store {
   /** Exchanges a companion left streaming when it stopped: `aborted`, keeping what was captured. */
   private recoverUnfinished(): void {
     const rows = this.stmt<{ id: string; summary: string; owner_pid: number | null; owner: string | null }>(
-      'SELECT id, summary, owner_pid, owner FROM exchanges WHERE ended = 0',
+      'SELECT e.id, b.summary, e.owner_pid, e.owner FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.ended = 0',
     ).all();
     const orphans = rows.filter((r) => !(r.owner && OPEN_STORES.has(r.owner)) && !(r.owner_pid !== process.pid && alive(r.owner_pid)));
     if (orphans.length === 0) return;
@@ -319,13 +333,17 @@ export class Store {
   }
 
   private storedSummary(id: string): ExchangeSummary | null {
-    const row = this.stmt<{ summary: string }>('SELECT summary FROM exchanges WHERE id = ?').get(id);
+    const row = this.stmt<{ summary: string }>('SELECT b.summary FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id = ?').get(
+      id,
+    );
     return row ? (JSON.parse(row.summary) as ExchangeSummary) : null;
   }
 
   /** Stored summaries, oldest first (by id), in pages of `limit` after `after`. */
   summariesPage(after: string | null, limit = 1000): ExchangeSummary[] {
-    return this.stmt<{ summary: string }>('SELECT summary FROM exchanges WHERE id > ? ORDER BY id LIMIT ?')
+    return this.stmt<{ summary: string }>(
+      'SELECT b.summary FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id > ? ORDER BY e.id LIMIT ?',
+    )
       .all(after ?? '', limit)
       .map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
@@ -349,7 +367,7 @@ export class Store {
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
     const dir = order.desc ? 'DESC' : 'ASC';
     const rows = this.stmt<{ summary: string; k: number | string; id: string }>(
-      `SELECT e.summary, ${order.column} AS k, e.id FROM exchanges e WHERE ${f.where} AND ${after.where}
+      `SELECT b.summary, ${order.column} AS k, e.id FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE ${f.where} AND ${after.where}
        ORDER BY ${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`} LIMIT ?`,
     ).all(...f.params, ...after.params, limit + 1);
     const more = rows.length > limit;
@@ -375,7 +393,7 @@ export class Store {
     const m = this.memory.get(id);
     if (m?.record) return m.record;
     const row = this.stmt<{ summary: string; payload: Buffer | null; analysis: Buffer | null; begun: Buffer | null }>(
-      'SELECT summary, payload, analysis, begun FROM exchanges WHERE id = ?',
+      'SELECT b.summary, b.payload, b.analysis, b.begun FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id = ?',
     ).get(id);
     if (!row) return null;
     const summary = JSON.parse(row.summary) as ExchangeSummary;
@@ -462,7 +480,7 @@ export class Store {
     this.memory.clear();
     this.events.clear();
     this.database.transaction(() => {
-      for (const t of ['item_refs', 'exchange_events', 'exchanges', 'items']) this.database.exec(`DELETE FROM ${t}`);
+      for (const t of ['item_refs', 'exchange_events', 'exchanges', 'bodies', 'items']) this.database.exec(`DELETE FROM ${t}`);
     })();
     this.items.forget();
     this.giveBack();

@@ -1,6 +1,6 @@
 /**
  * @module The columns of an exchange row, derived from its summary (the summary itself is
- * stored whole beside them, as JSON). Columns exist to filter, sort and roll up in SQL; the
+ * stored whole in `bodies`, as JSON). Columns exist to filter, sort and roll up in SQL; the
  * summary stays the one truth returned to callers. Sort keys are never NULL (unknown is -1, below
  * every real value), so keyset cursors over (key, id) page through NULLs too.
  */
@@ -74,7 +74,6 @@ export function columnsOf(s: ExchangeSummary): Row {
     started_at: s.startedAt,
     last_at: s.endedAt ?? s.startedAt,
     bucket: bucketOf(s.startedAt),
-    summary: JSON.stringify(s),
     search_text: summaryText(s),
   };
   for (const k of Object.keys(SORT_COLUMNS) as SortKey[]) if (k !== 'time') row[SORT_COLUMNS[k]] = sortValue(s, k);

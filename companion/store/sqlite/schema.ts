@@ -3,12 +3,13 @@
  * `migrations` records when each step ran. A database of a newer version is refused (never
  * misread); an older one is brought forward one step at a time inside a transaction.
  *
- * Tables: `exchanges` (one row per exchange: filter/sort columns, the summary as JSON, the
- * payload deflated), `items` (input and output items, tool lists and error texts, each stored
+ * Tables: `exchanges` (one row per exchange: filter/sort columns), `bodies` (its summary as
+ * JSON, the rest deflated), `items` (input and output items, tool lists and error texts, each stored
  * once by content hash, with the text search reads), `item_refs` (which exchange brought which
  * item: what search attributes to an exchange, and what keeps an item alive), `exchange_events`
  * (events of an exchange still streaming), `rollups` (sums per 15-minute bucket, session, thread
- * and model) and `sessions` (sums per session), both kept by triggers on `exchanges`.
+ * and model; `bucket_totals` per bucket alone) and `sessions` (sums per session), all kept by
+ * triggers on `exchanges`.
  */
 import type Database from 'better-sqlite3';
 import { MEASURE_NAMES } from './measures';
@@ -36,9 +37,13 @@ function apply(row: 'NEW' | 'OLD', sign: '+' | '-'): string {
   const rollup =
     sign === '+'
       ? `INSERT INTO rollups (bucket, session_key, thread_key, model_key) VALUES (${key}) ON CONFLICT DO NOTHING;
-         UPDATE rollups SET ${sum('+', 'NEW')} WHERE ${where};`
+         UPDATE rollups SET ${sum('+', 'NEW')} WHERE ${where};
+         INSERT INTO bucket_totals (bucket) VALUES (NEW.bucket) ON CONFLICT DO NOTHING;
+         UPDATE bucket_totals SET ${sum('+', 'NEW')} WHERE bucket = NEW.bucket;`
       : `UPDATE rollups SET ${sum('-', 'OLD')} WHERE ${where};
-         DELETE FROM rollups WHERE ${where} AND rows <= 0;`;
+         DELETE FROM rollups WHERE ${where} AND rows <= 0;
+         UPDATE bucket_totals SET ${sum('-', 'OLD')} WHERE bucket = OLD.bucket;
+         DELETE FROM bucket_totals WHERE bucket = OLD.bucket AND rows <= 0;`;
   return `${rollup}\n${session}`;
 }
 
@@ -72,7 +77,6 @@ CREATE TABLE exchanges (
   sort_cached_share REAL NOT NULL,
   sort_duration INTEGER NOT NULL,
   sort_miss_cost REAL NOT NULL,
-  summary TEXT NOT NULL,
   search_text TEXT NOT NULL,
   ${MEASURE_NAMES.map((m) => `m_${m} REAL NOT NULL`).join(',\n  ')},
   -- 1 once the exchange's end is on disk; 0 while it streams (a crash leaves it 0: aborted on open).
@@ -86,12 +90,18 @@ CREATE TABLE exchanges (
   -- Input as "first input_keep items of input_base's input, plus input_add" (hashes, comma-separated).
   input_base TEXT,
   input_keep INTEGER NOT NULL DEFAULT 0,
-  input_add TEXT,
+  input_add TEXT
+);
+-- The wide parts, apart, so that filters and counts scan narrow rows: the summary as JSON, the
+-- rest of the record and its analysis deflated, and the request of an exchange begun but not ended.
+CREATE TABLE bodies (
+  rowid INTEGER PRIMARY KEY,
+  summary TEXT NOT NULL,
   payload BLOB,
   analysis BLOB,
-  -- The request of an exchange begun but not ended (deflated JSON).
   begun BLOB
 );
+CREATE INDEX exchanges_status ON exchanges (status, id);
 CREATE INDEX exchanges_time ON exchanges (started_at, id);
 CREATE INDEX exchanges_cost ON exchanges (sort_cost, id);
 CREATE INDEX exchanges_input ON exchanges (sort_input, id);
@@ -148,6 +158,13 @@ CREATE TABLE rollups (
 ) WITHOUT ROWID;
 CREATE INDEX rollups_session ON rollups (session_key);
 
+-- The same sums over every session, thread and model: per-day totals of everything read
+-- a few thousand rows, however many sessions there are.
+CREATE TABLE bucket_totals (
+  bucket INTEGER PRIMARY KEY,
+  ${measureCols('REAL')}
+);
+
 CREATE TABLE sessions (
   session_key TEXT PRIMARY KEY,
   started_at INTEGER NOT NULL,
@@ -161,10 +178,12 @@ CREATE TRIGGER exchanges_insert AFTER INSERT ON exchanges BEGIN
   ${apply('NEW', '+')}
 END;
 CREATE TRIGGER exchanges_delete AFTER DELETE ON exchanges BEGIN
+  DELETE FROM bodies WHERE rowid = OLD.rowid;
   INSERT INTO exchange_fts (exchange_fts, rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
   ${apply('OLD', '-')}
 END;
-CREATE TRIGGER exchanges_update AFTER UPDATE OF summary ON exchanges BEGIN
+-- Every summary write sets every derived column, bucket among them.
+CREATE TRIGGER exchanges_update AFTER UPDATE OF bucket ON exchanges BEGIN
   INSERT INTO exchange_fts (exchange_fts, rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
   INSERT INTO exchange_fts (rowid, search_text) VALUES (NEW.rowid, NEW.search_text);
   ${apply('OLD', '-')}
