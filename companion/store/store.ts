@@ -19,7 +19,7 @@ import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
 import { commonPrefix, Items } from './sqlite/items';
 import { deflate, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
-import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, type ExchangeFilter, type ListQuery } from './sqlite/query';
+import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, textMatches, type ExchangeFilter, type ListQuery } from './sqlite/query';
 import { configure, migrate } from './sqlite/schema';
 import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
 import { abortedRecord, begunSummary } from './sqlite/unfinished';
@@ -362,24 +362,44 @@ export class Store {
   /** A page of summaries: filtered, searched, sorted by any key, newest (or largest) first by default. */
   list(q: ListQuery): ListPage {
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
-    const f = filterSql(q);
+    // A search is evaluated once, into a temporary table, for both the page and its count.
+    const hits = q.q ? this.textHits(q.q) : undefined;
+    const f = filterSql(q, hits);
     const order = orderOf(q);
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
     const dir = order.desc ? 'DESC' : 'ASC';
+    const by = `${order.column === 'e.id' ? 'p.id' : 'p.k'} ${dir}${order.column === 'e.id' ? '' : `, p.id ${dir}`}`;
+    // Rows are chosen and sorted on the narrow table; only the page's summaries are read.
     const rows = this.stmt<{ summary: string; k: number | string; id: string }>(
-      `SELECT b.summary, ${order.column} AS k, e.id FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE ${f.where} AND ${after.where}
-       ORDER BY ${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`} LIMIT ?`,
+      `SELECT b.summary, p.k, p.id FROM (
+         SELECT e.rowid AS rid, ${order.column} AS k, e.id AS id FROM exchanges e WHERE ${f.where} AND ${after.where}
+         ORDER BY ${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`} LIMIT ?
+       ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
     ).all(...f.params, ...after.params, limit + 1);
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
+    // A search alone: its hits are the matches (every hit is a stored exchange).
+    const searchOnly = hits !== undefined && filterSql({ ...q, q: undefined }).where === '1';
+    const matched = searchOnly
+      ? this.stmt<{ n: number }>(`SELECT count(*) AS n FROM ${hits}`).get()!.n
+      : this.stmt<{ n: number }>(`SELECT count(*) AS n FROM exchanges e WHERE ${f.where}`).get(...f.params)!.n;
     return {
       items: page.map((r) => JSON.parse(r.summary) as ExchangeSummary),
       nextBefore: more && order.column === 'e.id' && order.desc ? last.id : null,
       nextCursor: more ? encodeCursor([last.k, last.id]) : null,
-      matched: this.count(q),
+      matched,
       stored: this.count({}),
     };
+  }
+
+  /** Fills the connection's temporary table of search hits; returns its name. */
+  private textHits(q: string): string {
+    this.database.exec('CREATE TEMP TABLE IF NOT EXISTS hits (rowid INTEGER PRIMARY KEY)');
+    this.stmt('DELETE FROM temp.hits').run();
+    const m = textMatches(q);
+    this.stmt(`INSERT OR IGNORE INTO temp.hits ${m.where}`).run(...m.params);
+    return 'temp.hits';
   }
 
   /** How many stored exchanges match. */

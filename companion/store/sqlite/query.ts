@@ -50,26 +50,36 @@ export interface Sql {
 /** A GLOB pattern matching `q` as a substring: FTS5's trigram index answers it, then checks the text. */
 const glob = (q: string): string => `*${q.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
 
-export function textCondition(q: string): Sql {
+/** The rowids of the exchanges whose text matches `q` (a SELECT of one column, `rowid`). */
+export function textMatches(q: string): Sql {
   const needle = q.toLowerCase();
   if ([...needle].length >= TRIGRAM) {
     const m = glob(needle);
     return {
-      // One IN over a UNION: the planner drives the query from the (usually few) matches instead of
-      // scanning every exchange and probing two sets.
-      where: `e.rowid IN (SELECT rowid FROM exchange_fts WHERE search_text GLOB ?
-        UNION SELECT r.exchange_rowid FROM item_refs r WHERE r.item_rowid IN (SELECT rowid FROM item_fts WHERE text GLOB ?))`,
+      where: `SELECT rowid FROM exchange_fts WHERE search_text GLOB ?
+        UNION SELECT r.exchange_rowid FROM item_refs r WHERE r.item_rowid IN (SELECT rowid FROM item_fts WHERE text GLOB ?)`,
       params: [m, m],
     };
   }
   return {
-    where: `e.rowid IN (SELECT rowid FROM exchanges WHERE instr(search_text, ?) > 0
-      UNION SELECT r.exchange_rowid FROM item_refs r JOIN items i ON i.rowid = r.item_rowid WHERE instr(i.text, ?) > 0)`,
+    where: `SELECT rowid FROM exchanges WHERE instr(search_text, ?) > 0
+      UNION SELECT r.exchange_rowid FROM item_refs r JOIN items i ON i.rowid = r.item_rowid WHERE instr(i.text, ?) > 0`,
     params: [needle, needle],
   };
 }
 
-export function filterSql(f: ExchangeFilter): Sql {
+/**
+ * The text condition. One IN over a UNION, so the planner drives the query from the matches
+ * instead of scanning every exchange and probing two sets; or over a table the caller filled
+ * with `textMatches` once, when it needs the matches twice (a page and its count).
+ */
+export function textCondition(q: string, table?: string): Sql {
+  if (table) return { where: `e.rowid IN ${table}`, params: [] };
+  const m = textMatches(q);
+  return { where: `e.rowid IN (${m.where})`, params: m.params };
+}
+
+export function filterSql(f: ExchangeFilter, textTable?: string): Sql {
   const where: string[] = [];
   const params: (string | number)[] = [];
   const add = (sql: string, ...p: (string | number)[]) => {
@@ -91,7 +101,7 @@ export function filterSql(f: ExchangeFilter): Sql {
   if (f.since !== undefined) add('e.started_at >= ?', f.since);
   if (f.until !== undefined) add('e.started_at < ?', f.until);
   if (f.q) {
-    const t = textCondition(f.q);
+    const t = textCondition(f.q, textTable);
     add(t.where, ...t.params);
   }
   return { where: where.length ? where.join(' AND ') : '1', params };
