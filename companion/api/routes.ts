@@ -45,7 +45,7 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (c.req.method === 'GET') await ctx.captureSettled();
     await next();
   };
-  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/export']) api.use(p, settled);
+  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/usage/*', '/reports/*', '/export']) api.use(p, settled);
 
   api.get('/exchanges', (c) => {
     const q = query(c, ExchangeListQuerySchema);
