@@ -23,10 +23,19 @@ import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, textMatches, 
 import { configure, migrate } from './sqlite/schema';
 import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
 import { abortedRecord, begunSummary } from './sqlite/unfinished';
-import { Reports } from './sqlite/reports';
+import {
+  Reports,
+  type DailyQuery,
+  type DayRow,
+  type SessionPage,
+  type SessionQuery,
+  type Totals,
+  type TotalsQuery,
+} from './sqlite/reports';
 
 export type { ListQuery, ExchangeFilter } from './sqlite/query';
 export type { SortKey } from './sqlite/columns';
+export type { DailyQuery, DayRow, SessionPage, SessionQuery, SessionRow, Totals, TotalsQuery } from './sqlite/reports';
 
 export interface ListPage {
   items: ExchangeSummary[];
@@ -433,17 +442,17 @@ export class Store {
   // ——— reports ———
 
   /** Sessions, most recently active first, paged and searchable (sqlite/reports.ts). */
-  sessions(q: Parameters<Reports['sessions']>[0]): ReturnType<Reports['sessions']> {
+  sessions(q: SessionQuery): SessionPage {
     return this.reports.sessions(q);
   }
 
   /** Per-day sums in an IANA time zone from the 15-minute roll-ups. */
-  daily(q: Parameters<Reports['daily']>[0]): ReturnType<Reports['daily']> {
+  daily(q: DailyQuery): DayRow[] {
     return this.reports.daily(q);
   }
 
   /** Roll-up sums of a session (or of everything), per thread and per model. */
-  totals(q: Parameters<Reports['totals']>[0]): ReturnType<Reports['totals']> {
+  totals(q: TotalsQuery): Totals {
     return this.reports.totals(q);
   }
 
