@@ -11,6 +11,9 @@ import { describeError } from '../lib/log';
 import { Unavailable } from '../lib/unavailable';
 import path from 'node:path';
 import { ExchangeListQuerySchema, ImportRequestSchema } from '../protocol/api';
+import { DailyQuerySchema, SessionListQuerySchema, TopExchangesQuerySchema } from '../protocol/history';
+import { decodeCursor } from '../store/sqlite/query';
+import { isTimeZone } from '../store/sqlite/time-zone';
 import { EXPORT_FORMATS } from '../store/export';
 import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
 import { ProfileError } from '../proxy/profiles';
@@ -42,12 +45,35 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (c.req.method === 'GET') await ctx.captureSettled();
     await next();
   };
-  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/export']) api.use(p, settled);
+  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/usage/*', '/reports/*', '/export']) api.use(p, settled);
 
   api.get('/exchanges', async (c) => {
     const q = query(c, ExchangeListQuerySchema);
     if (!q.ok) return q.res;
+    if (q.value.cursor && !decodeCursor(q.value.cursor)) return badRequest(c, 'cursor is not one this API gave');
     return c.json(await ctx.store.list(q.value));
+  });
+
+  // The costliest exchanges and cache misses of a session, a local day, or everything.
+  for (const [route, pick] of [
+    ['/reports/expensive', 'mostExpensive'],
+    ['/reports/cache-misses', 'cacheMissesByCost'],
+  ] as const) {
+    api.get(route, async (c) => {
+      const q = query(c, TopExchangesQuerySchema);
+      if (!q.ok) return q.res;
+      if (!isTimeZone(q.value.tz)) return badRequest(c, `unknown time zone ${q.value.tz}`);
+      const { limit, tz, ...scope } = q.value;
+      return c.json({ items: await ctx.store[pick]({ ...scope, timeZone: tz }, limit) });
+    });
+  }
+
+  api.get('/usage/daily', async (c) => {
+    const q = query(c, DailyQuerySchema);
+    if (!q.ok) return q.res;
+    if (!isTimeZone(q.value.tz)) return badRequest(c, `unknown time zone ${q.value.tz}`);
+    const { tz, ...rest } = q.value;
+    return c.json({ timeZone: tz, days: await ctx.store.daily({ ...rest, timeZone: tz }) });
   });
 
   api.get('/exchanges/:id', async (c) => {
@@ -65,7 +91,16 @@ export function buildApi(ctx: CompanionContext): Hono {
     return c.json({ deleted });
   });
 
-  api.get('/sessions', async (c) => c.json(await ctx.store.sessions()));
+  // With `limit`, `cursor` or `q`: the paged session list from the store's roll-ups; without, the
+  // full per-session reports (threads, turns, cache) the panel reads today.
+  api.get('/sessions', async (c) => {
+    const raw = c.req.query();
+    if (raw.limit === undefined && raw.cursor === undefined && raw.q === undefined) return c.json(await ctx.store.sessionReports());
+    const q = query(c, SessionListQuerySchema);
+    if (!q.ok) return q.res;
+    if (q.value.cursor && !decodeCursor(q.value.cursor)) return badRequest(c, 'cursor is not one this API gave');
+    return c.json(await ctx.store.sessionList(q.value));
+  });
 
   api.delete('/sessions/:id', async (c) => {
     const deleted = await ctx.store.deleteSession(c.req.param('id'));

@@ -21,12 +21,17 @@ const OPS = {
   stats: false,
   prune: true,
   usage: false,
-  sessions: false,
+  sessionReports: false,
+  sessionList: false,
+  mostExpensive: false,
+  cacheMissesByCost: false,
+  daily: false,
   liveUsage: false,
   mirror: false,
   export: false,
   import: true,
   close: false,
+  capPages: false,
 } satisfies Record<HistoryOp, boolean>;
 
 export function historyClient(

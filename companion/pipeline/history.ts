@@ -33,12 +33,25 @@ export function historyOps(store: Store, home: string, inflightResponseIds: () =
     stats: () => ({ ...store.stats(), maxBytes: store.maxBytes }),
     prune: () => ({ deleted: store.pruneIfNeeded(), bytes: store.bytes(), maxBytes: store.maxBytes }),
     usage: (q: UsageQuery) => reports.usage(q),
-    sessions: () => reports.sessions(),
+    sessionReports: () => reports.sessions(),
+    sessionList: (...a: Parameters<Store['sessions']>) => store.sessions(...a),
+    mostExpensive: (...a: Parameters<Store['mostExpensive']>) => store.mostExpensive(...a),
+    cacheMissesByCost: (...a: Parameters<Store['cacheMissesByCost']>) => store.cacheMissesByCost(...a),
+    daily: (...a: Parameters<Store['daily']>) => store.daily(...a),
     liveUsage: () => reports.live(),
     mirror: (n: number): HistoryMirror => ({ recent: store.list({ limit: n }).items, usage: reports.live() }),
     /** Rendered here too: an export of a long history is megabytes of text. */
     export: async (format: ExportFormat, q: ExportQuery) => EXPORT_FORMATS[format].render(await exportRecords(store, q)),
     close: () => store.close(),
+    /**
+     * Fault injection for the disk-full tests: caps the database's pages (null lifts the cap), as a
+     * full disk would. Refused unless CODEX_DEVTOOLS_FAULT_INJECTION=1 was set for this process.
+     */
+    capPages: (pages: number | 'current' | null) => {
+      if (process.env.CODEX_DEVTOOLS_FAULT_INJECTION !== '1') throw new Error('fault injection is off');
+      const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
+      store.database.pragma(`max_page_count = ${n}`);
+    },
     import: (sources: ImportSources) => importHistory({ store, prices: loadPrices(home).table, inflightResponseIds }, sources),
   };
 }

@@ -4,25 +4,30 @@ import { SessionCacheReportSchema, SessionThreadsSchema, TurnUsageSchema, UsageR
 import { ExchangeSummarySchema } from './exchange';
 import { CaptureStateSchema } from './live';
 import { RateLimitsSchema } from './ratelimits';
+import { ExchangePageExtensionSchema, ExchangeQueryExtensionSchema } from './history';
 
 export const HealthResponseSchema = z.object({ ok: z.literal(true), version: z.string() });
 
-export const ExchangeListResponseSchema = z.object({
-  items: z.array(ExchangeSummarySchema),
-  /** Pass as `before` for the next (older) page; null on the last page. */
-  nextBefore: z.string().nullable(),
-});
+export const ExchangeListResponseSchema = z
+  .object({
+    items: z.array(ExchangeSummarySchema),
+    /** Pass as `before` for the next (older) page; null on the last page. */
+    nextBefore: z.string().nullable(),
+  })
+  .extend(ExchangePageExtensionSchema.shape);
 export type ExchangeListResponse = z.infer<typeof ExchangeListResponseSchema>;
 
-export const ExchangeListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  before: z.string().max(64).optional(),
-  session: z.string().max(200).optional(),
-  thread: z.string().max(200).optional(),
-  status: z.enum(['streaming', 'completed', 'incomplete', 'failed', 'aborted', 'upstream_error']).optional(),
-  kind: z.enum(['model', 'other', 'turn', 'prewarm', 'compaction', 'unknown']).optional(),
-  q: z.string().max(200).optional(),
-});
+export const ExchangeListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    before: z.string().max(64).optional(),
+    session: z.string().max(200).optional(),
+    thread: z.string().max(200).optional(),
+    status: z.enum(['streaming', 'completed', 'incomplete', 'failed', 'aborted', 'upstream_error']).optional(),
+    kind: z.enum(['model', 'other', 'turn', 'prewarm', 'compaction', 'unknown']).optional(),
+    q: z.string().max(200).optional(),
+  })
+  .extend(ExchangeQueryExtensionSchema.shape);
 
 export const RateLimitsResponseSchema = z.object({ rateLimits: RateLimitsSchema.nullable() });
 

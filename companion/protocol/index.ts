@@ -7,6 +7,7 @@ export * from './exchange';
 export * from './profile';
 export * from './live';
 export * from './api';
+export * from './history';
 export * from './analysis';
 export * from './tool-names';
 export * from './section-names';

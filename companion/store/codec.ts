@@ -6,7 +6,7 @@
  * the records after it.
  */
 import { ExchangeSummarySchema, type ExchangeRecord, type ExchangeSummary } from '../protocol/exchange';
-import { hashJson } from './objects';
+import { hashJson } from './hash';
 import { isObj, type Json } from '../lib/json';
 
 export interface Delta {

@@ -1,61 +1,51 @@
 /**
- * @module The durable store: one folder per session holding an append-only log of exchange
- * lines and the session's content-addressed objects (store/codec.ts explains the split).
- * The log is the truth; the in-memory index of summaries is rebuilt from it on open.
- * A write that fails (full disk, …) is counted once, kept in memory and retried on a timer with
- * backoff; capture never blocks on it.
+ * @module The durable store: one SQLite database (`store.db` in the state directory, WAL).
+ * Every write is a transaction queued in order (sqlite/write-queue.ts: a full disk holds writes
+ * in memory and retries them; capture never blocks). Nothing here depends on the thread it runs
+ * in: every method takes and returns plain data, so the store can sit behind a message port in
+ * a worker thread.
+ *
+ * An exchange can be written twice: `begin` when it starts (a crash then leaves it `aborted`,
+ * with the events `appendEvents` persisted) and `append` when it ends.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
-import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
-import { describeError, type Logger } from '../lib/log';
-import { commonPrefix, joinRecord, splitRecord, unreadableItem, type Delta, type InputRef, type StoredPayload } from './codec';
-import { bucketName, ensureHome, makePrivate, paths, STORE_FORMAT, writePrivateFile } from './layout';
-import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from './line-format';
-import { LineLog, type LineRef } from './line-log';
-import { ObjectStore } from './objects';
+import type { CapturedRequest, ExchangeRecord, ExchangeSummary, StreamEvent } from '../protocol/exchange';
+import type { Logger } from '../lib/log';
+import { ensureHome } from './layout';
+import { columnsOf, sessionKey, type Row } from './sqlite/columns';
+import { commonPrefix, Items } from './sqlite/items';
+import { deflate, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
+import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, textMatches, type ExchangeFilter, type ListQuery } from './sqlite/query';
+import { configure, migrate } from './sqlite/schema';
+import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
+import { abortedRecord, begunSummary } from './sqlite/unfinished';
+import {
+  Reports,
+  type DailyQuery,
+  type DayRow,
+  type SessionPage,
+  type SessionQuery,
+  type Totals,
+  type TotalsQuery,
+} from './sqlite/reports';
 
-interface Entry {
-  summary: ExchangeSummary;
-  bucket: Bucket;
-  ref: LineRef | null;
-  input: InputRef | null;
-  /** Kept while the record is not on disk yet (write failed, retry pending). */
-  memory: ExchangeRecord | null;
-  /** The analysis line, written after the record (analysis is derived and can be recomputed). */
-  analysisRef: LineRef | null;
-  /** Kept while the analysis line is not on disk yet. */
-  analysisMemory: ExchangeRecord['analysis'] | null;
-}
+export type { ListQuery, ExchangeFilter } from './sqlite/query';
+export type { SortKey } from './sqlite/columns';
+export type { DailyQuery, DayRow, SessionPage, SessionQuery, SessionRow, Totals, TotalsQuery } from './sqlite/reports';
 
-interface Bucket {
-  name: string;
-  dir: string;
-  log: LineLog;
-  objects: ObjectStore;
-  lastActivity: number;
-  /** Last stored input per thread, to store the next request as a delta. */
-  lastByThread: Map<string, { id: string; hashes: string[]; delta: Delta }>;
-}
-
-interface Pending {
-  entry: Entry;
-  kind: 'record' | 'analysis' | 'update';
-  objects: Map<string, string>;
-  line: string;
-  /** Counted in `writeErrors` already (a write is counted once, however often it is retried). */
-  failed?: boolean;
-}
-
-export interface ListQuery {
-  limit?: number;
-  before?: string;
-  session?: string;
-  thread?: string;
-  status?: string;
-  kind?: string;
-  q?: string;
+export interface ListPage {
+  items: ExchangeSummary[];
+  /** The old cursor (an id) for the default order; null on the last page. */
+  nextBefore: string | null;
+  /** Opaque cursor for the next page in the asked order; null on the last page. */
+  nextCursor: string | null;
+  /** How many exchanges match the filters, and how many are stored. */
+  matched: number;
+  stored: number;
 }
 
 export interface StoreStats {
@@ -68,19 +58,14 @@ export interface StoreStats {
   writeFailing: boolean;
   /** The latest failure, and when writing worked again after it (null while it still fails). */
   lastWriteError: { message: string; at: number; recoveredAt: number | null } | null;
-  /** Records waiting to be written after a failed write. */
+  /** Writes waiting after a failed write. */
   pendingWrites: number;
   /** Records given up on because the pending queue overflowed. */
   lostRecords: number;
+  /** Always 0: SQLite has no torn or corrupt lines (kept for the status shape of 0.1.0). */
   corruptLines: number;
   tornBytes: number;
 }
-
-const MAX_PENDING = 2000;
-/** Retry delays after a failed write: doubling from `first` up to `max`. */
-const RETRY_DELAY_MS = { first: 1000, max: 60_000 };
-/** Payloads above this (characters of JSON) are compressed off the event loop. */
-const LARGE_PAYLOAD = 1024 * 1024;
 
 export interface StoreOptions {
   home: string;
@@ -90,497 +75,533 @@ export interface StoreOptions {
   retryDelayMs?: { first: number; max: number };
 }
 
+/** Events of a streaming exchange are written at most this long after they arrived. */
+export const EVENT_FLUSH_MS = 200;
+export const DB_FILE = 'store.db';
+
+/** Stores open in this process, so a new one never takes another's streaming exchanges for a crash's. */
+const OPEN_STORES = new Set<string>();
+
+interface Memory {
+  summary: ExchangeSummary;
+  record: ExchangeRecord | null;
+}
+
 export class Store {
-  private readonly entries = new Map<string, Entry>();
-  /** Ids in ascending order (ids sort by start time). */
-  private ids: string[] = [];
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly pending: Pending[] = [];
-  private readonly hashCache = new Map<string, (string | null)[]>();
-  private retryTimer: NodeJS.Timeout | null = null;
-  private retryDelay = 0;
-  private stats_: Omit<StoreStats, 'exchanges' | 'sessions' | 'bytes' | 'pendingWrites'> = {
-    writeErrors: 0,
-    writeFailing: false,
-    lastWriteError: null,
-    lostRecords: 0,
-    corruptLines: 0,
-    tornBytes: 0,
-  };
+  readonly database: Database.Database;
+  private readonly items: Items;
+  private readonly writes: WriteQueue;
+  /** Exchanges whose writes wait (a failed write): served from here until they are on disk. */
+  private readonly memory = new Map<string, Memory>();
+  private readonly events = new Map<string, StreamEvent[]>();
+  private eventTimer: NodeJS.Timeout | null = null;
+  private readonly instance = randomUUID();
+  private readonly reports: Reports;
+  private closed = false;
   maxBytes: number;
 
   private constructor(private readonly opts: StoreOptions) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_STORE_BYTES;
+    ensureHome(opts.home);
+    const file = path.join(opts.home, DB_FILE);
+    // Created owner-only before SQLite opens it: SQLite gives its WAL and shared-memory files the same mode.
+    fs.closeSync(fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600));
+    fs.chmodSync(file, 0o600);
+    this.database = new Database(file);
+    configure(this.database);
+    migrate(this.database, opts.home);
+    this.items = new Items(this.database);
+    this.reports = new Reports(this.database);
+    this.writes = new WriteQueue(
+      opts.log,
+      opts.retryDelayMs ?? RETRY_DELAY_MS,
+      (w) => {
+        for (const id of w.ids ?? [w.id]) if (!this.writes.has(id)) this.memory.delete(id);
+      },
+      () => {
+        this.memory.clear();
+        this.pruneIfNeeded();
+      },
+    );
+    OPEN_STORES.add(this.instance);
   }
 
-  /** Opens (or creates) the store in `home` and loads every session's index. */
+  /** Opens (or creates) the store in `home`; exchanges a crashed companion left streaming become `aborted`. */
   static open(opts: StoreOptions): Store {
     const store = new Store(opts);
-    store.load();
+    store.recoverUnfinished();
     return store;
   }
 
-  private load(): void {
-    const p = paths(this.opts.home);
-    ensureHome(p.home);
-    if (fs.existsSync(p.meta)) {
-      const meta = JSON.parse(fs.readFileSync(p.meta, 'utf8')) as { format?: number };
-      if ((meta.format ?? 0) > STORE_FORMAT) {
-        throw new Error(
-          `The store in ${p.home} was written by a newer codex-devtools (format ${meta.format}); update codex-devtools or use another --home.`,
-        );
-      }
-    } else {
-      writePrivateFile(p.meta, JSON.stringify({ format: STORE_FORMAT }) + '\n');
-    }
-    for (const name of fs.readdirSync(p.sessions)) {
-      const dir = path.join(p.sessions, name);
-      if (!fs.statSync(dir).isDirectory()) continue;
-      this.loadBucket(name, dir);
-    }
-    this.ids.sort();
+  // ——— writing ———
+
+  /** Writes the row of an exchange that just started (status `streaming`), with its request if known. */
+  begin(summary: ExchangeSummary, request: CapturedRequest | null = null): void {
+    const row = { ...columnsOf(summary), ended: 0, owner_pid: process.pid, owner: this.instance };
+    const begun = request ? deflate(JSON.stringify(request)) : null;
+    this.push({
+      id: summary.id,
+      kind: 'begin',
+      run: () =>
+        this.database.transaction(() => {
+          const added = this.stmt(`INSERT INTO exchanges (${cols(row)}) VALUES (${marks(row)}) ON CONFLICT (id) DO NOTHING`).run(
+            ...vals(row),
+          );
+          if (added.changes === 0) return;
+          this.stmt('INSERT INTO bodies (rowid, summary, begun) VALUES (?, ?, ?)').run(
+            added.lastInsertRowid,
+            JSON.stringify(summary),
+            begun,
+          );
+        })(),
+    });
   }
 
-  private openBucket(name: string, dir: string): { bucket: Bucket; lines: (LineRef & { text: string })[] } {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    makePrivate(dir);
-    const logFile = path.join(dir, 'log.jsonl');
-    const objectsFile = path.join(dir, 'objects.jsonl');
-    const opened = LineLog.open(logFile);
-    const objects = ObjectStore.open(objectsFile);
-    for (const [file, torn] of [
-      [logFile, opened.tornBytes],
-      [objectsFile, objects.tornBytes],
-    ] as const) {
-      if (torn === 0) continue;
-      this.stats_.tornBytes += torn;
-      this.opts.log.warn(`store: cut off a torn final line (${torn} bytes) in ${file}: the companion stopped while writing it`);
-    }
-    this.stats_.corruptLines += objects.corruptLines;
-    const bucket: Bucket = { name, dir, log: opened.log, objects, lastActivity: 0, lastByThread: new Map() };
-    this.buckets.set(name, bucket);
-    return { bucket, lines: opened.lines };
+  /** Persists events of a streaming exchange, batched: on disk within EVENT_FLUSH_MS. */
+  appendEvents(id: string, events: readonly StreamEvent[]): void {
+    if (events.length === 0) return;
+    const list = this.events.get(id) ?? [];
+    list.push(...events);
+    this.events.set(id, list);
+    this.eventTimer ??= setTimeout(() => this.flushEvents(), EVENT_FLUSH_MS);
+    this.eventTimer.unref();
   }
 
-  private loadBucket(name: string, dir: string): void {
-    const { bucket, lines } = this.openBucket(name, dir);
-    for (const line of lines) {
-      const d = decodeLine<{ t: string; id: string; s: ExchangeSummary; i?: InputRef | null }>(line.text);
-      if (!d.ok) {
-        this.stats_.corruptLines++;
-        this.opts.log.warn(`store: skipped a corrupt line in ${path.join(dir, 'log.jsonl')} at byte ${line.offset} (${d.reason})`);
-        continue;
-      }
-      const v = d.value;
-      if (v.t === 'x') {
-        this.entries.set(v.id, {
-          summary: { ...v.s, facts: v.s.facts ?? null, source: v.s.source ?? 'captured' },
-          bucket,
-          ref: { offset: line.offset, length: line.length },
-          input: v.i ?? null,
-          memory: null,
-          analysisRef: null,
-          analysisMemory: null,
-        });
-        this.ids.push(v.id);
-        bucket.lastActivity = Math.max(bucket.lastActivity, v.s.endedAt ?? v.s.startedAt);
-      } else if (v.t === 'u' || v.t === 'a') {
-        const e = this.entries.get(v.id);
-        if (e) e.summary = { ...e.summary, ...v.s };
-        if (e && v.t === 'a') e.analysisRef = { offset: line.offset, length: line.length };
-      }
+  /** Writes the events waiting in memory now (also on close). */
+  flushEvents(): void {
+    if (this.eventTimer) clearTimeout(this.eventTimer);
+    this.eventTimer = null;
+    for (const [id, list] of this.events) {
+      const chunk = deflate(JSON.stringify(list));
+      this.push({
+        id,
+        kind: 'events',
+        run: () => {
+          // Only for an exchange begun and not ended: a late batch must not outlive its record.
+          this.stmt('INSERT INTO exchange_events (exchange_id, chunk) SELECT id, ? FROM exchanges WHERE id = ? AND ended = 0').run(
+            chunk,
+            id,
+          );
+        },
+      });
     }
-  }
-
-  private bucketFor(sessionId: string | null): Bucket {
-    const name = bucketName(sessionId);
-    return this.buckets.get(name) ?? this.openBucket(name, path.join(paths(this.opts.home).sessions, name)).bucket;
+    this.events.clear();
   }
 
   /**
-   * Stores a finished exchange. Never throws: failures are counted and retried. A typical record
-   * is compressed and written before this returns; a very large one (megabytes of events) is
-   * compressed on the thread pool first, so it never stalls the forwarding of other traffic.
+   * Stores a finished exchange (replacing its begun row). Never throws: failures are counted and
+   * retried. A very large record is compressed on the thread pool first.
    */
   async append(record: ExchangeRecord): Promise<void> {
-    const bucket = this.bucketFor(record.sessionId);
-    const split = splitRecord(record);
-    let input: InputRef | null = null;
-    if (split.inputHashes) {
-      const key = record.threadId ?? record.sessionId ?? '_';
-      const last = bucket.lastByThread.get(key);
-      const keep = last ? commonPrefix(last.hashes, split.inputHashes) : 0;
-      const delta: Delta =
-        keep > 0 && last ? { base: last.id, keep, add: split.inputHashes.slice(keep) } : { base: null, keep: 0, add: split.inputHashes };
-      input = { ...delta, prev: delta.base && last ? last.delta : null };
-      bucket.lastByThread.set(key, { id: record.id, hashes: split.inputHashes, delta });
-    }
-    const entry: Entry = { summary: split.summary, bucket, ref: null, input, memory: record, analysisRef: null, analysisMemory: null };
-    this.insert(entry);
-    bucket.lastActivity = Math.max(bucket.lastActivity, record.endedAt ?? record.startedAt);
-    const json = JSON.stringify(split.payload);
-    const packed = json.length > LARGE_PAYLOAD ? await packJsonOffThread(json) : packJson(json);
-    const line = encodeLine({ t: 'x', id: record.id, s: split.summary, i: input, p: packed });
-    this.enqueue({ entry, kind: 'record', objects: split.objects, line });
-    this.drain();
+    return this.appendMany([record]);
   }
 
-  /**
-   * Stores an exchange's analysis and the summary fields derived from it, after the record itself
-   * (so a crash while analysing never costs the capture).
-   */
+  /** Stores finished exchanges in one transaction (an import, a migration, a generator). */
+  async appendMany(records: readonly ExchangeRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const packed: PackedRecord[] = [];
+    for (const record of records) {
+      this.events.delete(record.id);
+      const p = await packRecord(record);
+      this.memory.set(record.id, { summary: p.summary, record });
+      packed.push(p);
+    }
+    this.push({
+      id: records.length === 1 ? records[0].id : `${records[0].id}…${records[records.length - 1].id}`,
+      kind: 'record',
+      ids: records.map((r) => r.id),
+      run: () => this.database.transaction(() => packed.forEach((p) => this.writeRecord(p)))(),
+    });
+  }
+
+  private writeRecord(packed: PackedRecord): void {
+    const summary = packed.summary;
+    const key = { session: sessionKey(summary.sessionId), thread: summary.threadId };
+    let input: { base: string | null; keep: number; add: string[] } | null = null;
+    if (packed.inputHashes) {
+      const last = this.lastOfThread(key, summary.id);
+      const prev = last ? this.items.inputOf(last) : null;
+      const keep = prev ? commonPrefix(prev, packed.inputHashes) : 0;
+      input = keep > 0 ? { base: last, keep, add: packed.inputHashes.slice(keep) } : { base: null, keep: 0, add: packed.inputHashes };
+    }
+    const row: Row = {
+      ...columnsOf(summary),
+      ended: 1,
+      owner_pid: null,
+      owner: null,
+      title: packed.context.title,
+      cwd: packed.context.cwd,
+      input_base: input?.base ?? null,
+      input_keep: input?.keep ?? 0,
+      input_add: input ? input.add.join(',') : null,
+    };
+    const names = Object.keys(row);
+    const updates = names.filter((n) => n !== 'id').map((n) => `${n} = excluded.${n}`);
+    this.stmt(
+      `INSERT INTO exchanges (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+    ).run(...vals(row));
+    const rowid = this.rowidOf(summary.id);
+    this.stmt(
+      `INSERT INTO bodies (rowid, summary, payload, analysis, begun) VALUES (?, ?, ?, ?, NULL)
+       ON CONFLICT (rowid) DO UPDATE SET summary = excluded.summary, payload = excluded.payload, analysis = excluded.analysis, begun = NULL`,
+    ).run(rowid, JSON.stringify(summary), packed.payload, packed.analysis);
+    this.items.put(rowid, key.session, [...(input?.add ?? []), ...packed.extra], packed.items);
+    this.stmt('DELETE FROM exchange_events WHERE exchange_id = ?').run(summary.id);
+    if (packed.inputHashes) this.items.remember(summary.id, packed.inputHashes);
+  }
+
+  /** Stores an exchange's analysis and the summary fields derived from it (cost, cache brief, facts). */
   attachAnalysis(id: string, analysis: NonNullable<ExchangeRecord['analysis']>, patch: Partial<ExchangeSummary>): Promise<void> {
-    const e = this.entries.get(id);
-    if (!e) return Promise.resolve();
-    e.summary = { ...e.summary, ...patch };
-    e.analysisMemory = analysis;
-    if (e.memory) e.memory = { ...e.memory, ...patch, analysis };
-    const payload = packJson(JSON.stringify(analysis));
-    this.enqueue({ entry: e, kind: 'analysis', objects: new Map(), line: encodeLine({ t: 'a', id, s: patch, p: payload }) });
-    this.drain();
+    const blob = deflate(JSON.stringify(analysis));
+    this.patch(id, patch, 'analysis', analysis, () =>
+      this.stmt('UPDATE bodies SET analysis = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(blob, id),
+    );
     return Promise.resolve();
   }
 
-  private enqueue(p: Pending): void {
-    this.pending.push(p);
-    if (this.pending.length > MAX_PENDING) {
-      const lost = this.pending.shift()!;
-      if (lost.kind === 'record') lost.entry.memory = null;
-      else if (lost.kind === 'analysis') lost.entry.analysisMemory = null;
-      this.stats_.lostRecords++;
-      this.opts.log.error(`store: gave up on exchange ${lost.entry.summary.id}: too many writes pending after failures`);
-    }
-  }
-
-  /**
-   * Writes pending lines in order. On the first failure it stops, counts the writes left behind
-   * (once each) and schedules a retry; the next write made meanwhile tries too.
-   */
-  private drain(): void {
-    while (this.pending.length > 0) {
-      const p = this.pending[0];
-      if (!this.entries.has(p.entry.summary.id)) {
-        this.pending.shift(); // deleted before it was written
-        continue;
-      }
-      try {
-        p.entry.bucket.objects.putMany(p.objects);
-        const [ref] = p.entry.bucket.log.append([p.line]);
-        if (p.kind === 'record') {
-          p.entry.ref = ref;
-          p.entry.memory = null;
-        } else if (p.kind === 'analysis') {
-          p.entry.analysisRef = ref;
-          p.entry.analysisMemory = null;
-        }
-        this.pending.shift();
-      } catch (err) {
-        this.writeFailed(err);
-        return;
-      }
-    }
-    this.writeRecovered();
-    this.pruneIfNeeded();
-  }
-
-  private writeFailed(err: unknown): void {
-    const message = describeError(err);
-    const fresh = this.pending.filter((p) => !p.failed);
-    for (const p of fresh) p.failed = true;
-    this.stats_.writeErrors += fresh.length;
-    this.stats_.writeFailing = true;
-    this.stats_.lastWriteError = { message, at: Date.now(), recoveredAt: null };
-    if (fresh.length > 0) {
-      const ids = [...new Set(fresh.map((p) => p.entry.summary.id))].join(', ');
-      this.opts.log.error(
-        `store: could not write exchange ${ids} (${message}); capture continues in memory and writing is retried until it works`,
-      );
-    }
-    this.scheduleRetry();
-  }
-
-  private scheduleRetry(): void {
-    if (this.retryTimer) return;
-    const { first, max } = this.opts.retryDelayMs ?? RETRY_DELAY_MS;
-    this.retryDelay = this.retryDelay ? Math.min(this.retryDelay * 2, max) : first;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.drain();
-    }, this.retryDelay);
-    // A pending retry must not keep a finished process alive (close() makes the last attempt).
-    this.retryTimer.unref();
-  }
-
-  private stopRetrying(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    this.retryDelay = 0;
-  }
-
-  private writeRecovered(): void {
-    this.stopRetrying();
-    if (!this.stats_.writeFailing) return;
-    this.stats_.writeFailing = false;
-    if (this.stats_.lastWriteError) this.stats_.lastWriteError.recoveredAt = Date.now();
-    this.opts.log.info('store: writing works again; every pending write is on disk');
-  }
-
-  /** Makes a last attempt at pending writes and stops retrying. */
-  close(): void {
-    this.drain();
-    this.stopRetrying();
-  }
-
-  /** Appends later facts about an exchange (e.g. a sub-agent's nickname) to its summary. */
+  /** Applies later facts about an exchange (e.g. a sub-agent's nickname) to its summary. */
   update(id: string, patch: Partial<ExchangeSummary>): Promise<void> {
-    const e = this.entries.get(id);
-    if (!e) return Promise.resolve();
-    e.summary = { ...e.summary, ...patch };
-    if (e.memory) e.memory = { ...e.memory, ...patch };
-    this.enqueue({ entry: e, kind: 'update', objects: new Map(), line: encodeLine({ t: 'u', id, s: patch }) });
-    this.drain();
+    this.patch(id, patch, 'update', undefined, () => undefined);
     return Promise.resolve();
   }
 
-  private insert(entry: Entry): void {
-    const id = entry.summary.id;
-    this.entries.set(id, entry);
-    if (this.ids.length === 0 || this.ids[this.ids.length - 1] < id) this.ids.push(id);
-    else {
-      let lo = 0;
-      let hi = this.ids.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.ids[mid] < id) lo = mid + 1;
-        else hi = mid;
-      }
-      this.ids.splice(lo, 0, id);
-    }
+  private patch(
+    id: string,
+    patch: Partial<ExchangeSummary>,
+    kind: 'analysis' | 'update',
+    analysis: ExchangeRecord['analysis'],
+    also: () => void,
+  ): void {
+    const m = this.memory.get(id);
+    if (m) {
+      m.summary = { ...m.summary, ...patch };
+      if (m.record) m.record = { ...m.record, ...patch, ...(analysis ? { analysis } : {}) };
+    } else if (!this.storedSummary(id)) return;
+    this.push({
+      id,
+      kind,
+      run: () =>
+        this.database.transaction(() => {
+          const current = this.storedSummary(id);
+          if (!current) return;
+          this.writeSummary({ ...current, ...patch });
+          also();
+        })(),
+    });
   }
+
+  private writeSummary(s: ExchangeSummary): void {
+    const row = columnsOf(s);
+    const sets = Object.keys(row)
+      .filter((n) => n !== 'id')
+      .map((n) => `${n} = ?`);
+    this.stmt(`UPDATE exchanges SET ${sets.join(', ')} WHERE id = ?`).run(...vals(row).slice(1), s.id);
+    this.stmt('UPDATE bodies SET summary = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(JSON.stringify(s), s.id);
+  }
+
+  private push(w: Write): void {
+    if (this.closed) return;
+    this.writes.push(w);
+  }
+
+  /** The newest exchange of a thread before `id`, whose input the next one extends. */
+  private lastOfThread(key: { session: string; thread: string | null }, id: string): string | null {
+    const row = this.stmt<{ id: string }>(
+      `SELECT id FROM exchanges WHERE session_key = ? AND thread_id IS ? AND id <> ? AND ended = 1 AND (input_add IS NOT NULL OR input_base IS NOT NULL)
+       ORDER BY started_at DESC, id DESC LIMIT 1`,
+    ).get(key.session, key.thread, id);
+    return row?.id ?? null;
+  }
+
+  /** Exchanges a companion left streaming when it stopped: `aborted`, keeping what was captured. */
+  private recoverUnfinished(): void {
+    const rows = this.stmt<{ id: string; summary: string; owner_pid: number | null; owner: string | null }>(
+      'SELECT e.id, b.summary, e.owner_pid, e.owner FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.ended = 0',
+    ).all();
+    const orphans = rows.filter((r) => !(r.owner && OPEN_STORES.has(r.owner)) && !(r.owner_pid !== process.pid && alive(r.owner_pid)));
+    if (orphans.length === 0) return;
+    this.database.transaction(() => {
+      for (const r of orphans) {
+        this.writeSummary(begunSummary(JSON.parse(r.summary) as ExchangeSummary, this.eventsOf(r.id)));
+        this.stmt('UPDATE exchanges SET ended = 1 WHERE id = ?').run(r.id);
+      }
+    })();
+    this.opts.log.warn(`store: ${orphans.length} exchange(s) were streaming when the companion stopped; kept as aborted`);
+  }
+
+  private eventsOf(id: string): StreamEvent[] {
+    return this.stmt<{ chunk: Buffer }>('SELECT chunk FROM exchange_events WHERE exchange_id = ? ORDER BY rowid')
+      .all(id)
+      .flatMap((r) => inflateJson<StreamEvent[]>(r.chunk));
+  }
+
+  // ——— reading ———
 
   summary(id: string): ExchangeSummary | null {
-    return this.entries.get(id)?.summary ?? null;
+    return this.memory.get(id)?.summary ?? this.storedSummary(id);
   }
 
-  /** All summaries, oldest first. */
+  private storedSummary(id: string): ExchangeSummary | null {
+    const row = this.stmt<{ summary: string }>('SELECT b.summary FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id = ?').get(
+      id,
+    );
+    return row ? (JSON.parse(row.summary) as ExchangeSummary) : null;
+  }
+
+  /** Stored summaries, oldest first (by id), in pages of `limit` after `after`. */
+  summariesPage(after: string | null, limit = 1000): ExchangeSummary[] {
+    return this.stmt<{ summary: string }>(
+      'SELECT b.summary FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id > ? ORDER BY e.id LIMIT ?',
+    )
+      .all(after ?? '', limit)
+      .map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  }
+
+  /** All stored summaries, oldest first, read a page at a time (a caller may write meanwhile). */
   *summaries(): Iterable<ExchangeSummary> {
-    for (const id of this.ids) {
-      const e = this.entries.get(id);
-      if (e) yield e.summary;
+    let after: string | null = null;
+    for (;;) {
+      const page = this.summariesPage(after);
+      yield* page;
+      if (page.length < 1000) return;
+      after = page[page.length - 1].id;
     }
   }
 
-  /** Newest first, filtered, paged by `before` (an id, exclusive). */
-  list(q: ListQuery): { items: ExchangeSummary[]; nextBefore: string | null } {
+  /** A page of summaries: filtered, searched, sorted by any key, newest (or largest) first by default. */
+  list(q: ListQuery): ListPage {
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
-    const needle = q.q?.toLowerCase();
-    const items: ExchangeSummary[] = [];
-    let i = this.ids.length - 1;
-    if (q.before) {
-      while (i >= 0 && this.ids[i] >= q.before) i--;
-    }
-    for (; i >= 0; i--) {
-      const s = this.entries.get(this.ids[i])?.summary;
-      if (!s) continue;
-      if (q.session && s.sessionId !== q.session) continue;
-      if (q.thread && s.threadId !== q.thread) continue;
-      if (q.status && s.status !== q.status) continue;
-      if (q.kind && s.kind !== q.kind && s.requestKind !== q.kind) continue;
-      if (needle && !matches(s, needle)) continue;
-      if (items.length === limit) return { items, nextBefore: items[items.length - 1].id };
-      items.push(s);
-    }
-    return { items, nextBefore: null };
-  }
-
-  /** The full record, with its input and tools rebuilt from the objects. */
-  async get(id: string): Promise<ExchangeRecord | null> {
-    const e = this.entries.get(id);
-    if (!e) return null;
-    if (e.memory) return e.analysisMemory ? { ...e.memory, analysis: e.analysisMemory } : e.memory;
-    if (!e.ref) return null;
-    const payload = await this.payloadOf(e);
-    if (!payload.ok) return { ...unreadableRecord(e.summary, payload.reason) };
-    const p = payload.value;
-    const resolve = async (hashes: (string | null)[]) =>
-      Promise.all(
-        hashes.map(async (h) => {
-          if (!h) return unreadableItem(null, 'part of an earlier request that could not be read back');
-          const r = await e.bucket.objects.get(h);
-          return r.ok ? r.value : unreadableItem(h, r.reason);
-        }),
-      );
-    const hashes = e.input ? await this.inputHashes(id) : null;
-    let tools: unknown = null;
-    if (p.tools) {
-      const r = await e.bucket.objects.get(p.tools);
-      tools = r.ok ? r.value : [unreadableItem(p.tools, r.reason)];
-    }
-    const record = joinRecord(e.summary, p, {
-      input: hashes ? await resolve(hashes) : null,
-      tools,
-      wsInput: p.wsInput ? await resolve(p.wsInput) : null,
-    });
-    const analysis = await this.analysisOf(e);
-    return analysis ? { ...record, analysis } : record;
-  }
-
-  private async analysisOf(e: Entry): Promise<ExchangeRecord['analysis'] | null> {
-    if (e.analysisMemory) return e.analysisMemory;
-    if (!e.analysisRef) return null;
-    const d = decodeLine<{ p: string }>(await e.bucket.log.read(e.analysisRef));
-    if (!d.ok) return null; // a corrupt analysis is recomputable; the record stands without it
-    try {
-      return unpackJson<ExchangeRecord['analysis']>(d.value.p);
-    } catch {
-      return null;
-    }
-  }
-
-  private async payloadOf(e: Entry): Promise<{ ok: true; value: StoredPayload } | { ok: false; reason: string }> {
-    const d = decodeLine<{ p: string }>(await e.bucket.log.read(e.ref!));
-    if (!d.ok) return { ok: false, reason: `stored record is corrupt (${d.reason})` };
-    try {
-      return { ok: true, value: unpackJson<StoredPayload>(d.value.p) };
-    } catch {
-      return { ok: false, reason: 'stored record is corrupt (cannot inflate)' };
-    }
-  }
-
-  /** Input hashes of an exchange, following deltas; null entries could not be recovered. */
-  private async inputHashes(id: string): Promise<(string | null)[] | null> {
-    const cached = this.hashCache.get(id);
-    if (cached) return cached;
-    const e = this.entries.get(id);
-    if (!e || !e.input) return null;
-    const apply = async (d: Delta): Promise<(string | null)[] | null> => {
-      if (!d.base) return [...d.add];
-      const base = await this.inputHashes(d.base);
-      return base ? [...base.slice(0, d.keep), ...d.add] : null;
+    // A search is evaluated once, into a temporary table, for both the page and its count.
+    const hits = q.q ? this.textHits(q.q) : undefined;
+    const f = filterSql(q, hits);
+    const order = orderOf(q);
+    const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
+    const dir = order.desc ? 'DESC' : 'ASC';
+    const by = `${order.column === 'e.id' ? 'p.id' : 'p.k'} ${dir}${order.column === 'e.id' ? '' : `, p.id ${dir}`}`;
+    // Rows are chosen and sorted on the narrow table; only the page's summaries are read.
+    const rows = this.stmt<{ summary: string; k: number | string; id: string }>(
+      `SELECT b.summary, p.k, p.id FROM (
+         SELECT e.rowid AS rid, ${order.column} AS k, e.id AS id FROM exchanges e WHERE ${f.where} AND ${after.where}
+         ORDER BY ${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`} LIMIT ?
+       ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
+    ).all(...f.params, ...after.params, limit + 1);
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    // A search alone: its hits are the matches (every hit is a stored exchange).
+    const searchOnly = hits !== undefined && filterSql({ ...q, q: undefined }).where === '1';
+    const matched = searchOnly
+      ? this.stmt<{ n: number }>(`SELECT count(*) AS n FROM ${hits}`).get()!.n
+      : this.stmt<{ n: number }>(`SELECT count(*) AS n FROM exchanges e WHERE ${f.where}`).get(...f.params)!.n;
+    return {
+      items: page.map((r) => JSON.parse(r.summary) as ExchangeSummary),
+      nextBefore: more && order.column === 'e.id' && order.desc ? last.id : null,
+      nextCursor: more ? encodeCursor([last.k, last.id]) : null,
+      matched,
+      stored: this.count({}),
     };
-    let out = await apply(e.input);
-    if (!out && e.input.prev) {
-      // The base record is unreadable: rebuild it from the copy of its delta kept here.
-      const base = await apply(e.input.prev);
-      const baseList = base ?? new Array<string | null>(e.input.prev.keep).fill(null).concat(e.input.prev.add);
-      out = [...baseList.slice(0, e.input.keep), ...e.input.add];
-    }
-    out ??= new Array<string | null>(e.input.keep).fill(null).concat(e.input.add);
-    if (this.hashCache.size >= 64) this.hashCache.delete(this.hashCache.keys().next().value as string);
-    this.hashCache.set(id, out);
-    return out;
   }
 
-  /** Deletes a session's folder and its exchanges. */
+  /** Fills the connection's temporary table of search hits; returns its name. */
+  private textHits(q: string): string {
+    this.database.exec('CREATE TEMP TABLE IF NOT EXISTS hits (rowid INTEGER PRIMARY KEY)');
+    this.stmt('DELETE FROM temp.hits').run();
+    const m = textMatches(q);
+    this.stmt(`INSERT OR IGNORE INTO temp.hits ${m.where}`).run(...m.params);
+    return 'temp.hits';
+  }
+
+  /** How many stored exchanges match. */
+  count(f: ExchangeFilter): number {
+    const s = filterSql(f);
+    return this.stmt<{ n: number }>(`SELECT count(*) AS n FROM exchanges e WHERE ${s.where}`).get(...s.params)!.n;
+  }
+
+  /** The full record, with its input, tools and output rebuilt from the stored items. */
+  async get(id: string): Promise<ExchangeRecord | null> {
+    const m = this.memory.get(id);
+    if (m?.record) return m.record;
+    const row = this.stmt<{ summary: string; payload: Buffer | null; analysis: Buffer | null; begun: Buffer | null }>(
+      'SELECT b.summary, b.payload, b.analysis, b.begun FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id = ?',
+    ).get(id);
+    if (!row) return null;
+    const summary = JSON.parse(row.summary) as ExchangeSummary;
+    if (!row.payload) {
+      const request = row.begun ? inflateJson<CapturedRequest>(row.begun) : null;
+      return abortedRecord(summary, request, this.eventsOf(id));
+    }
+    const body = inflateJson<StoredBody>(row.payload);
+    const hashes = this.items.inputOf(id);
+    const record = unpackRecord(summary, body, {
+      input: hashes ? this.items.resolve(hashes) : null,
+      resolve: (h) => this.items.resolve(h),
+    });
+    return row.analysis ? { ...record, analysis: inflateJson<NonNullable<ExchangeRecord['analysis']>>(row.analysis) } : record;
+  }
+
+  // ——— reports ———
+
+  /** Sessions, most recently active first, paged and searchable (sqlite/reports.ts). */
+  sessions(q: SessionQuery): SessionPage {
+    return this.reports.sessions(q);
+  }
+
+  /** Per-day sums in an IANA time zone from the 15-minute roll-ups. */
+  daily(q: DailyQuery): DayRow[] {
+    return this.reports.daily(q);
+  }
+
+  /** Roll-up sums of a session (or of everything), per thread and per model. */
+  totals(q: TotalsQuery): Totals {
+    return this.reports.totals(q);
+  }
+
+  /** The most expensive exchanges of a session, a day, or everything. */
+  mostExpensive(scope: Scope, limit = 20): ExchangeSummary[] {
+    return this.list({ ...this.reports.scope(scope), sort: 'cost', minCost: 0, limit }).items;
+  }
+
+  /** Cache misses, the costliest first, of a session, a day, or everything. */
+  cacheMissesByCost(scope: Scope, limit = 20): ExchangeSummary[] {
+    return this.list({ ...this.reports.scope(scope), sort: 'missCost', miss: true, limit }).items;
+  }
+
+  // ——— deleting ———
+
+  /** Deletes a session's exchanges and the items only they used. */
   async deleteSession(sessionId: string): Promise<number> {
-    const name = bucketName(sessionId);
-    const bucket = this.buckets.get(name);
-    if (!bucket) return 0;
-    return this.dropBucket(bucket);
+    return this.dropSessions([sessionKey(sessionId)]);
   }
 
-  private dropBucket(bucket: Bucket): number {
+  private dropSessions(keys: string[]): number {
+    if (keys.length === 0) return 0;
+    const set = new Set(keys);
+    this.writes.drop((id) => {
+      const m = this.memory.get(id);
+      return m ? set.has(sessionKey(m.summary.sessionId)) : false;
+    });
+    for (const [id, m] of this.memory) if (set.has(sessionKey(m.summary.sessionId))) this.memory.delete(id);
+    const json = JSON.stringify(keys);
+    const inKeys = 'SELECT value FROM json_each(?)';
     let n = 0;
-    for (const [id, e] of this.entries) {
-      if (e.bucket !== bucket) continue;
-      this.entries.delete(id);
-      n++;
-    }
-    this.ids = this.ids.filter((id) => this.entries.has(id));
-    this.hashCache.clear();
-    this.buckets.delete(bucket.name);
-    fs.rmSync(bucket.dir, { recursive: true, force: true });
+    this.database.transaction(() => {
+      this.database.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (item INTEGER PRIMARY KEY)');
+      this.stmt(
+        `INSERT OR IGNORE INTO doomed SELECT item_rowid FROM item_refs WHERE exchange_rowid IN (SELECT rowid FROM exchanges WHERE session_key IN (${inKeys}))`,
+      ).run(json);
+      this.stmt(`DELETE FROM item_refs WHERE exchange_rowid IN (SELECT rowid FROM exchanges WHERE session_key IN (${inKeys}))`).run(json);
+      this.stmt(`DELETE FROM exchange_events WHERE exchange_id IN (SELECT id FROM exchanges WHERE session_key IN (${inKeys}))`).run(json);
+      n = this.stmt(`DELETE FROM exchanges WHERE session_key IN (${inKeys})`).run(json).changes;
+      this.stmt(
+        'DELETE FROM items WHERE rowid IN (SELECT item FROM doomed) AND NOT EXISTS (SELECT 1 FROM item_refs WHERE item_rowid = items.rowid)',
+      ).run();
+      this.stmt('DELETE FROM doomed').run();
+    })();
+    this.items.forget();
+    this.giveBack();
     return n;
   }
 
   /** Deletes everything captured. */
   async clear(): Promise<number> {
-    const n = this.entries.size;
-    for (const b of [...this.buckets.values()]) this.dropBucket(b);
-    this.pending.length = 0;
-    // Nothing is left to write: stop retrying (whether the disk works is told by the next write).
-    this.stopRetrying();
-    this.stats_.writeFailing = false;
+    const n = this.count({});
+    this.writes.clear();
+    this.memory.clear();
+    this.events.clear();
+    this.database.transaction(() => {
+      for (const t of ['item_refs', 'exchange_events', 'exchanges', 'bodies', 'items']) this.database.exec(`DELETE FROM ${t}`);
+    })();
+    this.items.forget();
+    this.giveBack();
     return n;
   }
 
-  /** Total bytes on disk across sessions. */
+  /** Returns freed pages to the file system (auto_vacuum = INCREMENTAL). */
+  private giveBack(): void {
+    try {
+      this.database.pragma('incremental_vacuum');
+      this.database.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Space is given back on a later prune; the deletion itself is committed.
+    }
+  }
+
+  /** Bytes the stored data takes (pages in use; free pages are given back on prune). */
   bytes(): number {
-    let n = 0;
-    for (const b of this.buckets.values()) n += b.log.bytes + b.objects.bytes;
-    return n;
+    const pages = this.database.pragma('page_count', { simple: true }) as number;
+    const free = this.database.pragma('freelist_count', { simple: true }) as number;
+    return (pages - free) * (this.database.pragma('page_size', { simple: true }) as number);
   }
 
   /** Removes the least recently active sessions until the store fits its cap (never the newest). */
   pruneIfNeeded(): number {
-    let removed = 0;
     if (this.bytes() <= this.maxBytes) return 0;
-    const byAge = [...this.buckets.values()].sort((a, b) => a.lastActivity - b.lastActivity);
+    const byAge = this.stmt<{ session_key: string }>('SELECT session_key FROM sessions ORDER BY last_at, session_key').all();
     byAge.pop();
-    for (const b of byAge) {
+    let removed = 0;
+    for (const s of byAge) {
       if (this.bytes() <= this.maxBytes) break;
-      this.opts.log.info(`store: pruned session ${b.name} to stay under ${this.maxBytes} bytes`);
-      removed += this.dropBucket(b);
+      this.opts.log.info(`store: pruned session ${s.session_key || '(none)'} to stay under ${this.maxBytes} bytes`);
+      removed += this.dropSessions([s.session_key]);
     }
     return removed;
   }
 
   stats(): StoreStats {
     return {
-      ...this.stats_,
-      exchanges: this.entries.size,
-      sessions: this.buckets.size,
+      ...this.writes.stats,
+      exchanges: this.count({}),
+      sessions: this.stmt<{ n: number }>('SELECT count(*) AS n FROM sessions').get()!.n,
       bytes: this.bytes(),
-      pendingWrites: this.pending.length,
+      pendingWrites: this.writes.size,
+      corruptLines: 0,
+      tornBytes: 0,
     };
+  }
+
+  /** Writes what waits (events, failed writes) one last time and closes the database. */
+  close(): void {
+    if (this.closed) return;
+    this.flushEvents();
+    this.writes.drain();
+    this.writes.stop();
+    this.closed = true;
+    OPEN_STORES.delete(this.instance);
+    this.database.close();
+  }
+
+  private rowidOf(id: string): number {
+    return this.stmt<{ rowid: number }>('SELECT rowid FROM exchanges WHERE id = ?').get(id)!.rowid;
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+  /** Statements are prepared once per text (SQL built from a query's shape repeats). */
+  private stmt<R = unknown>(sql: string): Database.Statement<unknown[], R> {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.database.prepare(sql);
+      if (this.statements.size > 500) this.statements.clear();
+      this.statements.set(sql, s);
+    }
+    return s as Database.Statement<unknown[], R>;
   }
 }
 
-function matches(s: ExchangeSummary, needle: string): boolean {
-  return [s.id, s.model, s.preview, s.path, s.error?.message, s.agent.name, s.agent.nickname, s.sessionId, s.threadId, s.turnId].some(
-    (v) => typeof v === 'string' && v.toLowerCase().includes(needle),
-  );
+export type Scope = { session?: string; day?: string; timeZone?: string };
+
+function alive(pid: number | null): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
-function unreadableRecord(summary: ExchangeSummary, reason: string): ExchangeRecord {
-  return {
-    ...summary,
-    identity: {
-      sessionId: summary.sessionId,
-      threadId: summary.threadId,
-      parentThreadId: summary.parentThreadId,
-      turnId: summary.turnId,
-      rootTurnId: null,
-      parentTurnId: null,
-      agentName: summary.agent.name,
-      agentNickname: summary.agent.nickname,
-      role: summary.agent.role,
-      threadSource: null,
-      subagentHeader: null,
-      subagentKind: null,
-      requestKind: summary.requestKind,
-      compactionImplementation: null,
-      windowNumber: null,
-      windowId: null,
-      originator: null,
-      clientVersion: null,
-      promptCacheKey: null,
-      model: summary.model,
-      reasoningEffort: null,
-    },
-    request: {
-      method: summary.method,
-      path: summary.path,
-      query: '',
-      upstreamUrl: null,
-      headers: {},
-      bodyBytes: summary.requestBytes ?? 0,
-      bodyEncoding: null,
-      body: null,
-      bodyNote: reason,
-    },
-    response: { status: summary.httpStatus, headers: {}, events: [], output: [], bodyNote: reason },
-    rateLimits: null,
-    captureErrors: [reason],
-  };
-}
+const cols = (row: Row) => Object.keys(row).join(', ');
+const marks = (row: Row) =>
+  Object.keys(row)
+    .map(() => '?')
+    .join(', ');
+const vals = (row: Row) => Object.values(row);

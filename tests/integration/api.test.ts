@@ -31,6 +31,8 @@ describe('the REST API', () => {
     upstream = await startFakeUpstream({
       scenario: () => ({ kind: 'sse', events: response([message('answer')], { usage: { input: 5000, cached: 4096, output: 12 } }) }),
     });
+    // The disk-full test caps the database's pages in the capture worker, where the store lives.
+    process.env.CODEX_DEVTOOLS_FAULT_INJECTION = '1';
     c = await startTestCompanion({ apiUpstream: upstream.baseUrl });
   });
   beforeEach(async () => {
@@ -38,6 +40,7 @@ describe('the REST API', () => {
   });
   afterAll(async () => {
     await c.dispose();
+    delete process.env.CODEX_DEVTOOLS_FAULT_INJECTION;
     await upstream.close();
   });
 
@@ -181,20 +184,17 @@ describe('the REST API', () => {
   it('counts a record the full disk holds back as a capture error until the retry writes it', async () => {
     await codexRequest('a-plain-text-1');
     await c.idle();
-    const sessions = path.join(c.home, 'sessions');
-    const log = path.join(sessions, fs.readdirSync(sessions)[0], 'log.jsonl');
-    fs.renameSync(log, log + '.saved');
-    fs.symlinkSync('/dev/full', log);
+    // Every write that needs a new page fails as on a full disk (SQLite reports ENOSPC as SQLITE_FULL).
+    await c.store.capPages('current');
     try {
       await codexRequest('a-plain-text-1');
       await c.idle();
       const failing = StatusResponseSchema.parse(await json('/status'));
-      // The record and its analysis line: two writes held back, each counted once.
-      expect(failing.capture).toMatchObject({ errors: 2, lastError: expect.stringMatching(/ENOSPC/) });
+      // The record and its analysis: two writes held back, each counted once.
+      expect(failing.capture).toMatchObject({ errors: 2, lastError: expect.stringMatching(/SQLITE_FULL/) });
       expect(failing.store).toMatchObject({ writeErrors: 2, pendingWrites: 2, writeFailing: true });
     } finally {
-      fs.unlinkSync(log);
-      fs.renameSync(log + '.saved', log);
+      await c.store.capPages(null);
     }
     // No further traffic: the store's own retry writes the record and the error goes away.
     await vi.waitFor(async () => expect((await json('/status')).capture).toEqual({ paused: false, errors: 0, lastError: null }), {

@@ -1,7 +1,8 @@
 /**
  * The storage budget's measure: a session in Codex's pattern stored by the real store, against
  * the same session written as plain JSONL (one line per exchange: request body and raw SSE).
- * Shared by the store test (the budget) and `npm run bench` (the figure). Test-only.
+ * Shared by the store test (the budget) and `npm run bench` (the figure). Measured after a WAL
+ * checkpoint. Test-only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,5 +25,7 @@ export async function measureStorage(home: string, n: number): Promise<{ naive: 
     naive += Buffer.byteLength(JSON.stringify({ request: step.body, sse: step.sse }) + '\n');
     await store.append(await stepRecord(step));
   }
+  // Closing checkpoints the write-ahead log into the database file (and removes the log).
+  store.close();
   return { naive, stored: dirBytes(home) };
 }

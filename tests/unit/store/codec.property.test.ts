@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newExchangeId } from '../../../companion/capture/ids';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
-import { decodeLine, encodeLine } from '../../../companion/store/line-format';
+import { decodeLine, encodeLine } from '../../../companion/store/legacy/line-format';
 import { Store } from '../../../companion/store/store';
+import { LineStore } from '../../../companion/store/legacy/line-store';
 import type { ValueOf } from '../../support/arbitraries';
 import { tempHome } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
@@ -104,13 +105,13 @@ describe('the store codec, for any record and any damage (property)', () => {
       );
     });
 
-    it('keeps exactly the records written before the log was cut, at any byte', async () => {
+    it('keeps exactly the records written before the 0.1.0 log was cut, at any byte', async () => {
       await fc.assert(
         fc.asyncProperty(requests, fc.double({ min: 0, max: 1, noNaN: true }), async (reqs, where) => {
           const records = build(reqs).map((r) => ({ ...r, sessionId: 's-one' }));
           const home = tempHome('codex-devtools-codec-');
           homes.push(home);
-          const store = Store.open({ home, log });
+          const store = LineStore.open({ home, log });
           const ends: number[] = [];
           const file = path.join(home, 'sessions', 's-one', 'log.jsonl');
           for (const r of records) {
@@ -120,7 +121,7 @@ describe('the store codec, for any record and any damage (property)', () => {
           store.close();
           const cut = Math.floor(where * fs.statSync(file).size);
           fs.truncateSync(file, cut);
-          const reopened = Store.open({ home, log });
+          const reopened = LineStore.open({ home, log });
           for (const [i, r] of records.entries()) {
             if (ends[i] <= cut) expect(await reopened.get(r.id)).toEqual(r);
             else expect(await reopened.get(r.id)).toBeNull();

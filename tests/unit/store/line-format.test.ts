@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from '../../../companion/store/line-format';
+import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from '../../../companion/store/legacy/line-format';
 
 describe('checked store lines', () => {
   it('round-trips an object and ends the line with a newline', () => {

@@ -3,17 +3,14 @@
  * once however many requests carry it. A corrupt object costs that object only: records that
  * use it show it as unreadable, and the next request that carries it stores it again.
  */
-import { createHash } from 'node:crypto';
+import { hashJson } from '../hash';
 import { decodeLine, encodeLine, packJson, unpackJson } from './line-format';
 import { LineLog, type LineRef } from './line-log';
 
 /** Values at least this long (as JSON) are stored deflated. */
 const COMPRESS_FROM = 512;
 
-/** 144-bit content hash of a JSON text, base64url (24 chars). */
-export function hashJson(json: string): string {
-  return createHash('sha256').update(json).digest('base64url').slice(0, 24);
-}
+export { hashJson };
 
 export type ObjectRead = { ok: true; value: unknown } | { ok: false; reason: string };
 

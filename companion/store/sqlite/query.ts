@@ -1,0 +1,147 @@
+/**
+ * @module A list query as SQL: filters, text search and a keyset cursor. Every sort is over
+ * (key, id), and a cursor is the (key, id) of the last row shown, so pages are stable whatever
+ * is written meanwhile, for any sort (an OFFSET would shift as rows arrive).
+ */
+import { SORT_COLUMNS, type SortKey } from './columns';
+
+export interface ExchangeFilter {
+  session?: string;
+  thread?: string;
+  /** A sub-agent's name or nickname. */
+  agent?: string;
+  status?: string;
+  /** `model`/`other`, or a request kind (`turn`, `prewarm`, …). */
+  kind?: string;
+  /** Requested, sent or served. */
+  model?: string;
+  transport?: string;
+  /** Cache verdict. */
+  verdict?: string;
+  source?: string;
+  minCost?: number;
+  minInput?: number;
+  /** Only cache misses (true, or 1 as the API sends it). */
+  miss?: boolean | number;
+  /** Start time: `since` inclusive, `until` exclusive (epoch ms). */
+  since?: number;
+  until?: number;
+  /** Text search: summary fields and the exchange's own items (see item-text.ts). */
+  q?: string;
+}
+
+export interface ListQuery extends ExchangeFilter {
+  limit?: number;
+  /** The old cursor: an id, exclusive, for the default (newest first) order. */
+  before?: string;
+  cursor?: string;
+  sort?: SortKey;
+  order?: 'asc' | 'desc';
+}
+
+/** Text queries shorter than this many characters cannot use trigrams: they scan instead. */
+export const TRIGRAM = 3;
+
+export interface Sql {
+  where: string;
+  params: (string | number)[];
+}
+
+/** A GLOB pattern matching `q` as a substring: FTS5's trigram index answers it, then checks the text. */
+const glob = (q: string): string => `*${q.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
+
+/** The rowids of the exchanges whose text matches `q` (a SELECT of one column, `rowid`). */
+export function textMatches(q: string): Sql {
+  const needle = q.toLowerCase();
+  if ([...needle].length >= TRIGRAM) {
+    const m = glob(needle);
+    return {
+      where: `SELECT rowid FROM exchange_fts WHERE search_text GLOB ?
+        UNION SELECT r.exchange_rowid FROM item_refs r WHERE r.item_rowid IN (SELECT rowid FROM item_fts WHERE text GLOB ?)`,
+      params: [m, m],
+    };
+  }
+  return {
+    where: `SELECT rowid FROM exchanges WHERE instr(search_text, ?) > 0
+      UNION SELECT r.exchange_rowid FROM item_refs r JOIN items i ON i.rowid = r.item_rowid WHERE instr(i.text, ?) > 0`,
+    params: [needle, needle],
+  };
+}
+
+/**
+ * The text condition. One IN over a UNION, so the planner drives the query from the matches
+ * instead of scanning every exchange and probing two sets; or over a table the caller filled
+ * with `textMatches` once, when it needs the matches twice (a page and its count).
+ */
+export function textCondition(q: string, table?: string): Sql {
+  if (table) return { where: `e.rowid IN ${table}`, params: [] };
+  const m = textMatches(q);
+  return { where: `e.rowid IN (${m.where})`, params: m.params };
+}
+
+export function filterSql(f: ExchangeFilter, textTable?: string): Sql {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const add = (sql: string, ...p: (string | number)[]) => {
+    where.push(sql);
+    params.push(...p);
+  };
+  if (f.session !== undefined) add('e.session_key = ?', f.session);
+  if (f.thread !== undefined) add('e.thread_id = ?', f.thread);
+  if (f.agent !== undefined) add('(e.agent_name = ? OR e.agent_nickname = ?)', f.agent, f.agent);
+  if (f.status !== undefined) add('e.status = ?', f.status);
+  if (f.kind !== undefined) add('(e.kind = ? OR e.request_kind = ?)', f.kind, f.kind);
+  if (f.model !== undefined) add('(e.model = ? OR e.model_requested = ? OR e.model_sent = ?)', f.model, f.model, f.model);
+  if (f.transport !== undefined) add('e.transport = ?', f.transport);
+  if (f.verdict !== undefined) add('e.verdict = ?', f.verdict);
+  if (f.source !== undefined) add('e.source = ?', f.source);
+  if (f.minCost !== undefined) add('e.sort_cost >= ?', f.minCost);
+  if (f.minInput !== undefined) add('e.sort_input >= ?', f.minInput);
+  if (f.miss) add('e.sort_miss_cost >= 0');
+  if (f.since !== undefined) add('e.started_at >= ?', f.since);
+  if (f.until !== undefined) add('e.started_at < ?', f.until);
+  if (f.q) {
+    const t = textCondition(f.q, textTable);
+    add(t.where, ...t.params);
+  }
+  return { where: where.length ? where.join(' AND ') : '1', params };
+}
+
+export interface Order {
+  column: string;
+  desc: boolean;
+}
+
+/** No `sort`: newest first by id, as the list always was (`before` pages it). */
+export function orderOf(q: ListQuery): Order {
+  const desc = (q.order ?? 'desc') === 'desc';
+  return q.sort ? { column: `e.${SORT_COLUMNS[q.sort]}`, desc } : { column: 'e.id', desc };
+}
+
+export type Cursor = [number | string, string];
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+
+export function decodeCursor(s: string): Cursor | null {
+  try {
+    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && (typeof v[0] === 'number' || typeof v[0] === 'string') && typeof v[1] === 'string')
+      return [v[0], v[1]];
+  } catch {
+    // not a cursor of ours: treated as none
+  }
+  return null;
+}
+
+/** Rows after the cursor in the given order. */
+export function afterSql(order: Order, cursor: Cursor | null, before: string | undefined): Sql {
+  const op = order.desc ? '<' : '>';
+  if (cursor)
+    return order.column === 'e.id'
+      ? { where: `e.id ${op} ?`, params: [cursor[1]] }
+      : { where: `(${order.column}, e.id) ${op} (?, ?)`, params: cursor };
+  if (before !== undefined && order.column === 'e.id' && order.desc) return { where: 'e.id < ?', params: [before] };
+  return { where: '1', params: [] };
+}

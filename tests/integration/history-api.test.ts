@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DailyResponseSchema,
+  ExchangeListResponseSchema,
+  SessionPageSchema,
+  SessionsResponseSchema,
+  TopExchangesResponseSchema,
+} from '../../companion/protocol';
+import type { ExchangeRecord } from '../../companion/protocol/exchange';
+import { startTestCompanion, type TestCompanion } from '../support/companion';
+import { rawRequest } from '../support/http';
+import { codexSession, stepRecord } from '../support/session';
+
+/** Six exchanges of one session on two days (UTC), with costs and two cache misses. */
+async function history(): Promise<ExchangeRecord[]> {
+  const out: ExchangeRecord[] = [];
+  for (const [i, step] of codexSession(6).entries()) {
+    const r = await stepRecord(step);
+    const startedAt = Date.UTC(2026, 10, 30, 22) + i * 3_600_000;
+    const miss = i === 2 || i === 4;
+    out.push({
+      ...r,
+      startedAt,
+      endedAt: startedAt + 1000,
+      costUsd: (i + 1) / 8,
+      cache: {
+        verdict: miss ? 'miss' : 'hit',
+        why: null,
+        hitRate: null,
+        miss,
+        reasons: [],
+        expectedCachedTokens: null,
+        missedTokens: null,
+        missCostUsd: miss ? i / 16 : null,
+      },
+    });
+  }
+  return out;
+}
+
+describe('the history API over the SQLite store', () => {
+  let c: TestCompanion;
+  let records: ExchangeRecord[];
+  const get = async (path: string) => {
+    const res = await rawRequest(`${c.url}/api${path}`, { headers: { authorization: `Bearer ${c.token()}` } });
+    return { status: res.status, body: JSON.parse(res.body.toString()) as unknown };
+  };
+
+  beforeAll(async () => {
+    c = await startTestCompanion();
+    records = await history();
+    for (const r of records) await c.store.append(r);
+  });
+  afterAll(async () => {
+    await c.dispose();
+  });
+
+  it('sorts, filters and pages `GET /api/exchanges` by cursor, saying how many of how many match', async () => {
+    const first = ExchangeListResponseSchema.parse((await get('/exchanges?sort=cost&limit=4&minCost=0.3')).body);
+    expect(first.items.map((s) => s.costUsd)).toEqual([0.75, 0.625, 0.5, 0.375]);
+    expect(first).toMatchObject({ matched: 4, stored: 6, nextCursor: null });
+    const asc = ExchangeListResponseSchema.parse((await get('/exchanges?sort=cost&order=asc&limit=2')).body);
+    expect(asc.items.map((s) => s.costUsd)).toEqual([0.125, 0.25]);
+    const next = ExchangeListResponseSchema.parse((await get(`/exchanges?sort=cost&order=asc&limit=2&cursor=${asc.nextCursor}`)).body);
+    expect(next.items.map((s) => s.costUsd)).toEqual([0.375, 0.5]);
+    // The 0.1.0 parameters still work as they did.
+    const old = ExchangeListResponseSchema.parse((await get('/exchanges?limit=2')).body);
+    expect(old.items.map((s) => s.id)).toEqual([records[5].id, records[4].id]);
+    expect(old.nextBefore).toBe(records[4].id);
+    // Full-text search reaches a tool call's arguments.
+    const found = ExchangeListResponseSchema.parse((await get('/exchanges?q=src%2Ffile3')).body);
+    expect(found.items.map((s) => s.id)).toEqual([records[3].id]);
+    expect((await get('/exchanges?cursor=garbage')).status).toBe(400);
+    expect((await get('/exchanges?sort=nonsense')).status).toBe(400);
+  });
+
+  it('pages sessions with `limit`, and keeps the full reports without it', async () => {
+    const page = SessionPageSchema.parse((await get('/sessions?limit=10')).body);
+    expect(page).toMatchObject({ matched: 1, stored: 1, nextCursor: null });
+    expect(page.items[0]).toMatchObject({ sessionId: records[0].sessionId, rows: 6, cacheMisses: 2, missCostUsd: 2 / 16 + 4 / 16 });
+    expect(page.items[0].costUsd).toBeCloseTo(21 / 8, 12);
+    expect(SessionPageSchema.parse((await get('/sessions?q=no%20such%20text')).body).items).toEqual([]);
+    expect(SessionsResponseSchema.parse((await get('/sessions')).body).sessions).toHaveLength(1);
+  });
+
+  it('answers the costliest exchanges and cache misses for a day in the asked time zone, or everything', async () => {
+    const all = TopExchangesResponseSchema.parse((await get('/reports/expensive?limit=2')).body);
+    expect(all.items.map((s) => s.id)).toEqual([records[5].id, records[4].id]);
+    // 2026-11-30 in UTC holds the exchanges of 22:00 and 23:00 only.
+    const day = TopExchangesResponseSchema.parse((await get('/reports/expensive?day=2026-11-30&tz=UTC')).body);
+    expect(day.items.map((s) => s.id)).toEqual([records[1].id, records[0].id]);
+    const misses = TopExchangesResponseSchema.parse((await get(`/reports/cache-misses?session=${records[0].sessionId}`)).body);
+    expect(misses.items.map((s) => s.id)).toEqual([records[4].id, records[2].id]);
+    expect((await get('/reports/expensive?tz=Mars/Olympus')).status).toBe(400);
+  });
+
+  it('sums usage per local day from the roll-ups, in any IANA zone', async () => {
+    const utc = DailyResponseSchema.parse((await get('/usage/daily?tz=UTC')).body);
+    expect(utc.days.map((d) => [d.day, d.exchanges])).toEqual([
+      ['2026-11-30', 2],
+      ['2026-12-01', 4],
+    ]);
+    // Kathmandu is UTC+5:45: every exchange (22:00 to 03:00 UTC) falls on 1 December there.
+    const ktm = DailyResponseSchema.parse((await get('/usage/daily?tz=Asia/Kathmandu')).body);
+    expect(ktm.days.map((d) => [d.day, d.exchanges])).toEqual([['2026-12-01', 6]]);
+    expect(ktm.days[0].costUsd).toBeCloseTo(21 / 8, 12);
+  });
+});

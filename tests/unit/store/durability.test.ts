@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../companion/lib/log';
+import type { ExchangeRecord, StreamEvent } from '../../../companion/protocol/exchange';
+import { summaryOf } from '../../../companion/store/codec';
+import { EVENT_FLUSH_MS, Store } from '../../../companion/store/store';
+import { tempHomes } from '../../support/companion';
+import { codexSession, stepRecord } from '../../support/session';
+
+const log = createLogger('silent');
+const homes = tempHomes('codex-devtools-durable-');
+const open: Store[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+function openStore(h: string): Store {
+  const s = Store.open({ home: h, log });
+  open.push(s);
+  return s;
+}
+
+/** A record as capture knows it when the request has been forwarded and nothing came back yet. */
+async function started(): Promise<{ record: ExchangeRecord; events: StreamEvent[] }> {
+  const record = await stepRecord(codexSession(1)[0]);
+  return { record, events: record.response.events };
+}
+
+const streaming = (r: ExchangeRecord) => ({ ...summaryOf(r), status: 'streaming' as const, endedAt: null, usage: null });
+
+describe('durability: a row when an exchange starts, events as they arrive', () => {
+  it('shows an exchange left streaming by a stopped store as aborted, with its request and the events persisted', async () => {
+    const h = homes();
+    const { record, events } = await started();
+    const first = Store.open({ home: h, log });
+    first.begin(streaming(record), record.request);
+    first.appendEvents(record.id, events.slice(0, 3));
+    first.appendEvents(record.id, events.slice(3, 5));
+    // Stopped without the end ever arriving (close persists what waits, never an end).
+    first.close();
+    const lines: string[] = [];
+    const reopened = Store.open({ home: h, log: createLogger('warn', (l) => lines.push(l)) });
+    open.push(reopened);
+    expect(lines).toContainEqual(expect.stringMatching(/1 exchange\(s\) were streaming when the companion stopped/));
+    const got = await reopened.get(record.id);
+    expect(got).toMatchObject({ id: record.id, status: 'aborted', captureComplete: false, error: { code: 'capture_interrupted' } });
+    expect(got?.request).toEqual(record.request);
+    expect(got?.response.events).toEqual(events.slice(0, 5));
+    expect(reopened.list({ status: 'aborted' }).items.map((s) => s.id)).toEqual([record.id]);
+    // Recovered once: a later open leaves it as it is.
+    reopened.close();
+    expect((await openStore(h).get(record.id))?.status).toBe('aborted');
+  });
+
+  it('writes batched events within the flush window, and drops them once the exchange ends', async () => {
+    const h = homes();
+    const { record, events } = await started();
+    const store = openStore(h);
+    store.begin(streaming(record), record.request);
+    expect(store.summary(record.id)?.status).toBe('streaming');
+    store.appendEvents(record.id, events.slice(0, 2));
+    const count = () => (store.database.prepare('SELECT count(*) AS n FROM exchange_events').get() as { n: number }).n;
+    expect(count()).toBe(0);
+    await new Promise((r) => setTimeout(r, EVENT_FLUSH_MS + 50));
+    expect(count()).toBe(1);
+    await store.append(record);
+    expect(count()).toBe(0);
+    expect(await store.get(record.id)).toEqual(record);
+    store.close();
+    expect(await openStore(h).get(record.id)).toEqual(record);
+  });
+
+  it('never takes the streaming exchanges of a store still open in this process for a crash’s', async () => {
+    const h = homes();
+    const { record } = await started();
+    const live = openStore(h);
+    live.begin(streaming(record), record.request);
+    const other = openStore(h);
+    expect(other.summary(record.id)?.status).toBe('streaming');
+    await live.append(record);
+    expect((await other.get(record.id))?.status).toBe('completed');
+  });
+
+  it('keeps what a process killed with SIGKILL mid-stream had persisted', async () => {
+    const h = homes();
+    const { record, events } = await started();
+    const script = path.join(h, 'crash.ts');
+    const input = path.join(h, 'input.json');
+    fs.writeFileSync(input, JSON.stringify({ summary: streaming(record), request: record.request, events: events.slice(0, 4) }));
+    fs.writeFileSync(
+      script,
+      `import fs from 'node:fs';
+import { Store, EVENT_FLUSH_MS } from ${JSON.stringify(path.resolve('companion/store/store.ts'))};
+import { createLogger } from ${JSON.stringify(path.resolve('companion/lib/log.ts'))};
+const { summary, request, events } = JSON.parse(fs.readFileSync(${JSON.stringify(input)}, 'utf8'));
+const store = Store.open({ home: ${JSON.stringify(h)}, log: createLogger('silent') });
+store.begin(summary, request);
+store.appendEvents(summary.id, events);
+setTimeout(() => process.kill(process.pid, 'SIGKILL'), EVENT_FLUSH_MS + 100);
+`,
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.signal).toBe('SIGKILL');
+    const got = await openStore(h).get(record.id);
+    expect(got).toMatchObject({ status: 'aborted', request: record.request });
+    expect(got?.response.events).toEqual(events.slice(0, 4));
+  });
+});

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../companion/lib/log';
+import type { ExchangeRecord } from '../../../companion/protocol/exchange';
+import { Store, type ListQuery } from '../../../companion/store/store';
+import { tempHomes } from '../../support/companion';
+import { codexSession, stepRecord } from '../../support/session';
+import { buildRecords, exchangeSpec, Oracle, SORTS, WORDS } from '../../support/store-oracle';
+
+const log = createLogger('silent');
+const homes = tempHomes('codex-devtools-query-');
+const open: Store[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+let template: ExchangeRecord;
+beforeAll(async () => {
+  template = await stepRecord(codexSession(1)[0]);
+});
+
+async function stored(records: ExchangeRecord[]): Promise<{ store: Store; oracle: Oracle }> {
+  const store = Store.open({ home: homes(), log });
+  open.push(store);
+  const oracle = new Oracle();
+  for (const r of records) {
+    await store.append(r);
+    oracle.add(r);
+  }
+  return { store, oracle };
+}
+
+/** Every page of a query, following its cursor; checks each page's counts on the way. */
+function allPages(store: Store, q: ListQuery, expectedMatched: number): string[] {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let guard = 0; guard < 100; guard++) {
+    const page = store.list({ ...q, cursor });
+    expect(page.matched).toBe(expectedMatched);
+    ids.push(...page.items.map((s) => s.id));
+    if (!page.nextCursor) return ids;
+    cursor = page.nextCursor;
+  }
+  throw new Error('did not reach the last page');
+}
+
+/** Search needles: fragments inside words, across words, Chinese runs, short ones that scan, and misses. */
+const needle = fc.oneof(
+  fc
+    .constantFrom(...WORDS)
+    .chain((w) =>
+      fc
+        .tuple(fc.nat(w.length), fc.integer({ min: 1, max: w.length }))
+        .map(([a, n]) => [...w].slice(Math.min(a, w.length - 1), Math.min(a, w.length - 1) + n).join('')),
+    ),
+  fc.constantFrom('ser tok', 'TOKENIZER', '据库', '迁移', 'x', 'ab', 'zzz', 'exec_command', 'plato', 'gpt-5-co', '*', 'a[b'),
+);
+
+const filters = {
+  session: fc.constantFrom('s-a', 's-b', ''),
+  thread: fc.constantFrom('t-1', 't-2'),
+  agent: fc.constantFrom('Plato', 'worker'),
+  status: fc.constantFrom('completed', 'failed', 'aborted'),
+  kind: fc.constantFrom('model', 'other', 'turn', 'prewarm'),
+  model: fc.constantFrom('gpt-5-codex', 'gpt-5', 'gpt-5-mini'),
+  transport: fc.constantFrom('http', 'websocket'),
+  verdict: fc.constantFrom('hit', 'miss', 'cold'),
+  source: fc.constantFrom('captured', 'rollout'),
+  minCost: fc.constantFrom(0, 1, 2.5),
+  minInput: fc.constantFrom(0, 5000, 15000),
+  miss: fc.constant(true),
+  since: fc.integer({ min: 0, max: 3 }).map((d) => Date.UTC(2026, 10, 28, 20) + d * 86_400_000),
+  until: fc.integer({ min: 1, max: 6 }).map((d) => Date.UTC(2026, 10, 28, 20) + d * 43_200_000),
+};
+type FilterName = keyof typeof filters;
+
+/** A query of a few filters (more would rarely match anything), maybe a search, a sort and a page size. */
+const query = fc
+  .record({
+    names: fc.subarray(Object.keys(filters) as FilterName[], { maxLength: 3 }),
+    q: fc.option(needle, { nil: undefined, freq: 2 }),
+    sort: fc.option(fc.constantFrom(...SORTS), { nil: undefined, freq: 6 }),
+    order: fc.constantFrom('asc' as const, 'desc' as const),
+    limit: fc.integer({ min: 1, max: 7 }),
+  })
+  .chain(({ names, ...rest }) =>
+    fc
+      .record(Object.fromEntries(names.map((n) => [n, filters[n]])) as Record<FilterName, fc.Arbitrary<never>>)
+      .map((f): ListQuery => ({ ...f, ...rest, ...(rest.q === undefined ? {} : { q: rest.q }) })),
+  );
+
+describe('store queries against a brute-force scan of the same records (property)', () => {
+  it('filters, searches and sorts like the scan, and pages stably through any sort', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(exchangeSpec, { minLength: 1, maxLength: 25 }),
+        fc.array(query, { minLength: 1, maxLength: 8 }),
+        async (specs, queries) => {
+          const { store, oracle } = await stored(buildRecords(template, specs));
+          for (const q of queries) {
+            const want = oracle.list(q);
+            expect(allPages(store, q, want.length), JSON.stringify(q)).toEqual(want);
+            expect(store.list(q).stored).toBe(specs.length);
+          }
+          store.close();
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('pages the default order (newest id first) by `before` as 0.1.0 did', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(exchangeSpec, { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 6 }), async (specs, limit) => {
+        const { store, oracle } = await stored(buildRecords(template, specs));
+        const ids: string[] = [];
+        let before: string | undefined;
+        for (;;) {
+          const page = store.list({ limit, before });
+          ids.push(...page.items.map((s) => s.id));
+          if (!page.nextBefore) break;
+          before = page.nextBefore;
+        }
+        expect(ids).toEqual(oracle.list({}));
+        store.close();
+      }),
+      { numRuns: 30 },
+    );
+  });
+});

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../companion/lib/log';
+import type { ExchangeRecord } from '../../../companion/protocol/exchange';
+import { sessionContext } from '../../../companion/analysis/session-context';
+import { Store } from '../../../companion/store/store';
+import { tempHomes } from '../../support/companion';
+import { codexSession, stepRecord } from '../../support/session';
+
+const log = createLogger('silent');
+const homes = tempHomes('codex-devtools-search-');
+const open: Store[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+
+const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+const ENV = '<environment_context>\n  <cwd>/home/dev/项目/app</cwd>\n  <shell>zsh</shell>\n</environment_context>';
+
+/** A session whose requests carry a prompt each, in English or Chinese, after Codex's own blocks. */
+async function session(prompts: string[]): Promise<{ store: Store; records: ExchangeRecord[] }> {
+  const store = Store.open({ home: homes(), log });
+  open.push(store);
+  const steps = codexSession(prompts.length);
+  const records: ExchangeRecord[] = [];
+  for (const [i, step] of steps.entries()) {
+    const input = [...step.body.input.slice(0, 2), user(ENV), ...prompts.slice(0, i + 1).map(user)];
+    const r = await stepRecord({ ...step, body: { ...step.body, input } });
+    records.push(r);
+    await store.append(r);
+  }
+  return { store, records };
+}
+
+const ids = (store: Store, q: string) => store.list({ q }).items.map((s) => s.id);
+
+describe('full-text search (FTS5 trigrams)', () => {
+  it('finds English word fragments in the request that brought them, case-insensitively', async () => {
+    const { store, records } = await session(['Refactor the tokenizer module', 'now add a migration for the database', 'run the tests']);
+    expect(ids(store, 'okeniz')).toEqual([records[0].id]);
+    expect(ids(store, 'MIGRATION FOR')).toEqual([records[1].id]);
+    // A tool call's arguments are found in the response that made the call.
+    expect(ids(store, 'src/file2.ts')).toEqual([records[2].id]);
+    expect(ids(store, 'no such words')).toEqual([]);
+  });
+
+  it('finds Chinese text inside a run of characters, and falls back to a scan below three characters', async () => {
+    const { store, records } = await session(['请重构数据库迁移脚本', '然后添加搜索功能']);
+    expect(ids(store, '数据库迁移')).toEqual([records[0].id]);
+    expect(ids(store, '搜索功')).toEqual([records[1].id]);
+    // Two characters: no trigram to look up, so the stored texts are scanned.
+    expect(ids(store, '搜索')).toEqual([records[1].id]);
+    expect(ids(store, '库迁')).toEqual([records[0].id]);
+    expect(store.list({ q: '搜索' }).matched).toBe(1);
+  });
+
+  it('searches sessions and titles them with the first prompt and the working directory', async () => {
+    const { store, records } = await session(['请重构数据库迁移脚本', 'then something else']);
+    const page = store.sessions({ q: '迁移' });
+    expect(page).toMatchObject({ matched: 1, stored: 1 });
+    expect(page.items[0]).toMatchObject({
+      sessionId: records[0].sessionId,
+      title: '请重构数据库迁移脚本',
+      cwd: '/home/dev/项目/app',
+      rows: 2,
+    });
+    expect(store.sessions({ q: 'nothing like this' }).items).toEqual([]);
+  });
+});
+
+describe('session context', () => {
+  it('skips the blocks Codex writes in the user’s role and reads the cwd', () => {
+    const agents = user('# AGENTS.md instructions for /repo\n\nbe nice');
+    expect(sessionContext([agents, user(ENV), user('  fix\n the   bug  ')])).toEqual({ title: 'fix the bug', cwd: '/home/dev/项目/app' });
+    expect(sessionContext([{ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'x' }] }])).toEqual({
+      title: null,
+      cwd: null,
+    });
+  });
+});
