@@ -49,7 +49,9 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   );
   const addons = runtime.addons;
   let sentStats = '';
+  let closed = false;
   const stats = () => {
+    if (closed) return;
     const s: WorkerStats = {
       addonFailures: Object.fromEntries(addons.failures),
       lastFailure: addons.lastFailure?.message ?? analysis.lastFailure ?? null,
@@ -62,7 +64,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
     sentStats = text;
     post({ t: 'stats', stats: s });
   };
-  setInterval(stats, STATS_INTERVAL_MS).unref();
+  const statsTimer = setInterval(stats, STATS_INTERVAL_MS).unref();
   // Order matters: a nickname is applied before the exchange is announced or stored.
   addons.add(
     nicknamesAddon((threadId, nickname) => {
@@ -92,6 +94,11 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   });
   const answerHistory = async (n: number, op: HistoryOp, args: unknown[]) => {
     try {
+      if (closed) throw new Error('the history is closed');
+      if (op === 'close') {
+        closed = true;
+        clearInterval(statsTimer);
+      }
       const value = await (history[op] as (...a: unknown[]) => unknown)(...args);
       post({ t: 'answer', n, value });
     } catch (err) {
