@@ -14,7 +14,7 @@ import type { CompanionContext, InflightExchange } from './context';
 import { CaptureHost, type CaptureThread } from './pipeline/host';
 import { loadPrices } from './store/prices-file';
 import { createSink } from './pipeline/sink';
-import { createLogger, type LogLevel, type Logger } from './lib/log';
+import { createLogger, describeError, type LogLevel, type Logger } from './lib/log';
 import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
 import { probe } from './lib/probe';
 import { acquireStateLock, type StateLock } from './lib/state-lock';
@@ -38,6 +38,8 @@ import { resolveOtlpConfig, type OtlpSettings } from './pipeline/otlp/config';
 import type { OtlpExport } from './pipeline/otlp/exporter';
 import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES, DEFAULT_PORT } from './defaults';
 
+/** How long moving a 0.1.0 history into the database may take before it is reported as failed. */
+const MIGRATION_TIMEOUT_MS = 30 * 60_000;
 /** How long the capture worker may take to start and open the store. */
 const STARTUP_TIMEOUT_MS = 60_000;
 /** How long a history read waits for capture to store what was already forwarded. */
@@ -294,6 +296,15 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const port = (server.address() as AddressInfo).port;
   const watcher = opts.watchCodexHomes?.length ? watchCodexHomes(opts.watchCodexHomes, imports, log, opts.watchIntervalMs) : null;
   lock.setPort(port);
+  // A 0.1.0 history is migrated once the companion listens: Codex reaches its model meanwhile.
+  const migrated = captureHost
+    .history('migrateLegacy', [], MIGRATION_TIMEOUT_MS)
+    .then(async (r) => {
+      if ((r as { migrated: number }).migrated === 0) return;
+      mirror?.replace(await store.mirror(snapshotSize));
+      hub.reset('the 0.1.0 history was migrated');
+    })
+    .catch((err) => log.error(`store: the 0.1.0 history could not be migrated now (${describeError(err)}); it is kept and tried again on the next start`));
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     watcher?.close();
@@ -328,6 +339,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     url: `http://${host}:${port}`,
     token,
     idle: async () => {
+      await migrated;
       await captureHost.idle();
       await watcher?.settled();
     },

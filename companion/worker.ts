@@ -37,7 +37,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   };
   const store = Store.open({ home: config.home, log, maxBytes: config.maxStoreBytes });
   const runtime = new CaptureRuntime(new AddonManager(log), post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
-  const history = historyOps(store, config.home, () => [...runtime.live.values()].map((f) => f.assembler.responseId));
+  const history = historyOps(store, config.home, log, () => [...runtime.live.values()].map((f) => f.assembler.responseId));
   const analysis = new AnalysisEngine(
     {
       threadSummaries: async (threadId) => store.list({ thread: threadId, limit: 20 }).items,

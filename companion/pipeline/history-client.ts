@@ -31,6 +31,7 @@ const OPS = {
   export: false,
   import: true,
   close: false,
+  migrateLegacy: true,
   capPages: false,
 } satisfies Record<HistoryOp, boolean>;
 

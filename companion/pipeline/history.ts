@@ -13,6 +13,8 @@ import { exportRecords, type ExportQuery } from '../store/export/select';
 import { importHistory, type ImportSources } from '../store/import/import';
 import { loadPrices } from '../store/prices-file';
 import type { ListQuery, Store } from '../store/store';
+import { importLegacyStore } from '../store/migrate-legacy';
+import type { Logger } from '../lib/log';
 
 /** What the main thread keeps of the history to answer the live feed at once (its snapshot). */
 export interface HistoryMirror {
@@ -20,7 +22,7 @@ export interface HistoryMirror {
   usage: LiveUsage;
 }
 
-export function historyOps(store: Store, home: string, inflightResponseIds: () => Iterable<string | null>) {
+export function historyOps(store: Store, home: string, log: Logger, inflightResponseIds: () => Iterable<string | null>) {
   const reports = createReports(store);
   return {
     list: (q: ListQuery) => store.list(q),
@@ -43,6 +45,8 @@ export function historyOps(store: Store, home: string, inflightResponseIds: () =
     /** Rendered here too: an export of a long history is megabytes of text. */
     export: async (format: ExportFormat, q: ExportQuery) => EXPORT_FORMATS[format].render(await exportRecords(store, q)),
     close: () => store.close(),
+    /** A 0.1.0 history in the state directory, moved into the database (the old files go once it is all in). */
+    migrateLegacy: () => importLegacyStore(store, home, log),
     /**
      * Fault injection for the disk-full tests: caps the database's pages (null lifts the cap), as a
      * full disk would. Refused unless CODEX_DEVTOOLS_FAULT_INJECTION=1 was set for this process.
