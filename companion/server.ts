@@ -304,7 +304,9 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       mirror?.replace(await store.mirror(snapshotSize));
       hub.reset('the 0.1.0 history was migrated');
     })
-    .catch((err) => log.error(`store: the 0.1.0 history could not be migrated now (${describeError(err)}); it is kept and tried again on the next start`));
+    .catch((err) =>
+      log.error(`store: the 0.1.0 history could not be migrated now (${describeError(err)}); it is kept and tried again on the next start`),
+    );
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     watcher?.close();

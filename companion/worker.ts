@@ -100,11 +100,12 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
         clearInterval(statsTimer);
       }
       const value = await (history[op] as (...a: unknown[]) => unknown)(...args);
+      // The figures first: the main thread answers with both (e.g. /status) once the value arrives.
+      stats();
       post({ t: 'answer', n, value });
     } catch (err) {
-      post({ t: 'answer', n, value: null, error: describeError(err) });
-    } finally {
       stats();
+      post({ t: 'answer', n, value: null, error: describeError(err) });
     }
   };
   stats();

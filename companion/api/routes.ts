@@ -79,7 +79,8 @@ export function buildApi(ctx: CompanionContext): Hono {
   api.get('/exchanges/:id', async (c) => {
     const id = c.req.param('id');
     // An exchange still streaming is served as it stands (status `streaming`).
-    const record = (await ctx.store.get(id)) ?? (ctx.inflight.has(id) ? await ctx.liveRecord(id) : null);
+    // The worker's record of a streaming exchange is fuller than its begun row in the store.
+    const record = (ctx.inflight.has(id) ? await ctx.liveRecord(id) : null) ?? (await ctx.store.get(id));
     if (!record) return notFound(c, `exchange ${id}`);
     // The layout is derived on every read, so records of any version (0.1.0 included) get it.
     return c.json(withLayout(record));

@@ -116,15 +116,17 @@ export class CaptureHost {
       return;
     }
     if (m.t === 'log') return this.log[m.level](m.message);
+    // Answers resolve at once: a sink step may itself wait for one (the OTLP export reads the
+    // record it was told about), so queueing answers behind the sink would deadlock.
+    if (m.t === 'answer') {
+      const q = this.queries.get(m.n);
+      this.queries.delete(m.n);
+      if (m.error !== undefined) q?.reject(new Error(m.error));
+      else q?.resolve(m.value);
+      return;
+    }
     this.chain = this.chain.then(async () => {
       try {
-        if (m.t === 'answer') {
-          const q = this.queries.get(m.n);
-          this.queries.delete(m.n);
-          if (m.error !== undefined) q?.reject(new Error(m.error));
-          else q?.resolve(m.value);
-          return;
-        }
         await this.sink(m);
       } catch (err) {
         this.log.error(`capture: applying ${m.t} failed: ${err instanceof Error ? err.message : String(err)}`);

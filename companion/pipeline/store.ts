@@ -1,7 +1,9 @@
 /**
- * @module The store addon, in the capture worker: stores each finished record, tells the main
- * thread it is stored, then analyses it and stores the analysis. Durable first: the capture is
- * stored before the (slower, recomputable) analysis runs.
+ * @module The store addon, in the capture worker: writes an exchange's row when it starts (with
+ * its request) and its events as they arrive (batched, on disk within the store's flush window),
+ * so a companion killed mid-stream leaves an `aborted` exchange with what was captured; then
+ * stores the finished record, tells the main thread, analyses it and stores the analysis.
+ * Durable first: the capture is stored before the (slower, recomputable) analysis runs.
  */
 import type { CaptureAddon } from '../capture/addons';
 import type { ExchangeFlow } from '../capture/flow';
@@ -36,5 +38,11 @@ export function storeAddon(p: StoreAddonParts): CaptureAddon {
     });
     p.stats();
   };
-  return { name: 'store', response: finish, error: finish };
+  return {
+    name: 'store',
+    request: (flow) => p.store.begin(flow.toSummary(), flow.toRecord().request),
+    event: (flow, ev) => p.store.appendEvents(flow.id, [ev]),
+    response: finish,
+    error: finish,
+  };
 }
