@@ -61,7 +61,7 @@ describe('a companion killed with SIGKILL', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  it('loses at most the exchange in flight: history reloads after a restart', async () => {
+  it('keeps the exchange in flight as aborted with what was captured, and every finished one, after a restart', async () => {
     const first = startCli(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
     await first.waitFor('listening on');
     for (let i = 0; i < 5; i++) await request(i);
@@ -82,8 +82,12 @@ describe('a companion killed with SIGKILL', () => {
     const second = startCli(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
     try {
       await second.waitFor('listening on');
-      const { items } = await get('/exchanges');
-      expect(items).toHaveLength(5);
+      const { items: all } = await get('/exchanges');
+      // The exchange cut by the kill was written when it started: it is kept, aborted, with its request.
+      expect(all).toHaveLength(6);
+      const [cut, ...items] = all;
+      expect(cut).toMatchObject({ status: 'aborted', sessionId: 's-crash', threadId: 't-crash' });
+      expect((await get(`/exchanges/${cut.id}`)).request.body.input).toHaveLength(99);
       expect(items.map((s: any) => s.preview)).toEqual(['answer 5', 'answer 4', 'answer 3', 'answer 2', 'answer 1']);
       for (const s of items) {
         const r = await get(`/exchanges/${s.id}`);
@@ -93,9 +97,38 @@ describe('a companion killed with SIGKILL', () => {
       expect((await get('/status')).store.corruptLines).toBe(0);
       // Capture goes on after the restart.
       await request(5);
-      await expect.poll(async () => (await get('/exchanges')).items.length, { timeout: 10_000 }).toBe(6);
+      await expect.poll(async () => (await get('/exchanges')).items.length, { timeout: 10_000 }).toBe(7);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('keeps an exchange killed right after Codex had its last byte, completed or aborted, never lost', async () => {
+    const fresh = tempHome();
+    try {
+      const c = startCli(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
+      await c.waitFor('listening on');
+      const token = () => fs.readFileSync(`${fresh}/token`, 'utf8').trim();
+      const res = await request(41);
+      expect(res.status).toBe(200);
+      c.child.kill('SIGKILL');
+      await c.exited;
+      const again = startCli(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
+      try {
+        await again.waitFor('listening on');
+        const listed = await rawRequest(`http://127.0.0.1:${port}/api/exchanges`, { headers: { authorization: `Bearer ${token()}` } });
+        const { items } = JSON.parse(listed.body.toString());
+        expect(items).toHaveLength(1);
+        expect(['completed', 'aborted']).toContain(items[0].status);
+        const r = await rawRequest(`http://127.0.0.1:${port}/api/exchanges/${items[0].id}`, {
+          headers: { authorization: `Bearer ${token()}` },
+        });
+        expect(JSON.parse(r.body.toString()).request.body.input).toHaveLength(42);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
     }
   });
 
