@@ -12,15 +12,20 @@ import type { Store } from './store/store';
 /** The user's own time zone: "today" and daily totals follow the clock on their wall. */
 export const LOCAL_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
+/**
+ * The summaries a query selects, oldest first, filtered by the store and read a page at a time:
+ * the live counters are recomputed after every model exchange, and a months-long history must
+ * not be read whole for them.
+ */
 function select(store: Store, q: UsageQuery): ExchangeSummary[] {
   const out: ExchangeSummary[] = [];
-  for (const s of store.summaries()) {
-    if (q.session && s.sessionId !== q.session) continue;
-    if (q.since !== undefined && s.startedAt < q.since) continue;
-    if (q.until !== undefined && s.startedAt >= q.until) continue;
-    out.push(s);
-  }
-  return out;
+  let cursor: string | undefined;
+  do {
+    const page = store.list({ session: q.session, since: q.since, until: q.until, limit: 1000, cursor });
+    out.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out.reverse();
 }
 
 /** Midnight of the current day in `timeZone`, as epoch milliseconds. */
@@ -72,14 +77,9 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
       return { sessions: sessions.sort((a, b) => b.startedAt - a.startedAt) };
     },
     live(now = Date.now()): LiveUsage {
-      const midnight = startOfToday(now, timeZone);
-      const today: ExchangeSummary[] = [];
-      let latest: ExchangeSummary | null = null;
-      for (const s of store.summaries()) {
-        if (s.startedAt >= midnight) today.push(s);
-        if (s.kind === 'model' && s.sessionId && (!latest || s.startedAt >= latest.startedAt)) latest = s;
-      }
-      const sessionId = latest?.sessionId ?? null;
+      const today = select(store, { since: startOfToday(now, timeZone) });
+      // The session of the latest model exchange that has one.
+      const sessionId = store.list({ kind: 'model', limit: 50 }).items.find((s) => s.sessionId)?.sessionId ?? null;
       return {
         timeZone,
         today: rollupUsage(today),
