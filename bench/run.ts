@@ -89,8 +89,9 @@ async function startCompanion(upstream: string): Promise<Companion> {
       const token = fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
       for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
         const res = await request(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
-        const s = (await res.body.json()) as { store: { exchanges: number; pendingWrites: number } };
-        if (s.store.exchanges >= n && s.store.pendingWrites === 0) return;
+        // A 503 says the capture worker is still busy with the backlog the run left it: ask again.
+        const s = (await res.body.json()) as { store?: { exchanges: number; pendingWrites: number } };
+        if (res.statusCode === 200 && s.store && s.store.exchanges >= n && s.store.pendingWrites === 0) return;
       }
       console.error(`the companion did not store ${n} exchanges within two minutes`);
     },
