@@ -11,6 +11,7 @@ import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { request as upstreamRequest, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
+import type { ExchangeError } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from '../http/decode';
@@ -262,6 +263,19 @@ async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerRes
     capture?.chunk(chunk);
   });
   out.on('drain', () => up.resume());
+  // Why a response was cut before its end, by whom.
+  const cutShort = (): ExchangeError =>
+    deps.shuttingDown()
+      ? {
+          code: 'shutdown',
+          message: 'the companion shut down before the response ended; the upstream request was cancelled',
+          upstreamCode: null,
+        }
+      : {
+          code: 'client_aborted',
+          message: 'Codex closed the connection before the response ended; the upstream request was cancelled',
+          upstreamCode: null,
+        };
   up.on('end', () => {
     out.end();
     settle(() => capture?.end());
@@ -269,28 +283,13 @@ async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerRes
   up.on('error', (err) => {
     out.destroy();
     settle(() => {
-      if (codexLeft)
-        capture?.fail('aborted', {
-          code: deps.shuttingDown() ? 'shutdown' : 'client_aborted',
-          message: deps.shuttingDown()
-            ? 'the companion shut down before the response ended; the upstream request was cancelled'
-            : 'Codex closed the connection before the response ended; the upstream request was cancelled',
-          upstreamCode: null,
-        });
+      if (codexLeft) capture?.fail('aborted', cutShort());
       else capture?.end(`upstream connection broke: ${maskUrlsInText(describeError(err))}`);
     });
   });
   out.on('close', () => {
     if (out.writableFinished || settled) return;
     up.destroy();
-    settle(() =>
-      capture?.fail('aborted', {
-        code: deps.shuttingDown() ? 'shutdown' : 'client_aborted',
-        message: deps.shuttingDown()
-          ? 'the companion shut down before the response ended; the upstream request was cancelled'
-          : 'Codex closed the connection before the response ended; the upstream request was cancelled',
-        upstreamCode: null,
-      }),
-    );
+    settle(() => capture?.fail('aborted', cutShort()));
   });
 }
