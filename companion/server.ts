@@ -141,7 +141,12 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     {
       token,
       // Exchanges still streaming come first: a client connecting mid-stream sees them too.
-      recentExchanges: (n) => [...[...inflight.values()].map((f) => f.summary).reverse(), ...(mirror?.recent ?? [])].slice(0, n),
+      recentExchanges: (n) => {
+        const streaming = [...inflight.values()].map((f) => f.summary).reverse();
+        // A streaming exchange also has its begun row in the store: it is listed once, as streaming.
+        const ids = new Set(streaming.map((s) => s.id));
+        return [...streaming, ...(mirror?.recent ?? []).filter((s) => !ids.has(s.id))].slice(0, n);
+      },
       usage: () => mirror!.usage,
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),

@@ -195,10 +195,14 @@ describe('the live feed', () => {
     const before = upstream.requests.length;
     const done = codex();
     await expect.poll(() => upstream.requests.length).toBe(before + 1);
+    // Its row is in the store from its start; a mutation refreshes the snapshot's mirror from there.
+    await expect.poll(async () => (await c.store.list({ limit: 1 })).items[0]?.status).toBe('streaming');
+    await c.store.prune();
     const late = await openFeed(c.url, { token: c.token() });
     const snapshot = await late.waitFor('feed/snapshot');
     const streaming = snapshot.exchanges.find((e) => e.status === 'streaming');
     expect(streaming).toMatchObject({ sessionId: 's-live', threadId: 't-live' });
+    expect(snapshot.exchanges.filter((e) => e.id === streaming!.id)).toHaveLength(1);
     const res = await rawRequest(`${c.url}/api/exchanges/${streaming!.id}`, { headers: { authorization: `Bearer ${c.token()}` } });
     expect(res.status).toBe(200);
     const partial = JSON.parse(res.body.toString());
