@@ -73,7 +73,8 @@ export class ResponseAssembler {
       case 'error':
         this.error = {
           code: 'error_event',
-          message: str(data.message) ?? str((data.error as Json | undefined)?.message) ?? 'the upstream sent an error event',
+          // An empty message says nothing: the next source, then a description, stands in for it.
+          message: str(data.message) || str((data.error as Json | undefined)?.message) || 'the upstream sent an error event',
           upstreamCode: str(data.code) ?? str((data.error as Json | undefined)?.code) ?? str((data.error as Json | undefined)?.type),
         };
         return;
@@ -162,7 +163,7 @@ export class ResponseAssembler {
       const e = isObj(r.error) ? r.error : {};
       this.error = {
         code: 'response_failed',
-        message: str(e.message) ?? 'the upstream reported response.failed',
+        message: str(e.message) || 'the upstream reported response.failed',
         upstreamCode: str(e.code) ?? str(e.type),
       };
     } else if (this.terminal === 'incomplete') {

@@ -47,7 +47,8 @@ export function outcomeOf(f: OutcomeFacts): { status: ExchangeStatus; error: Exc
 export function httpError(status: number, responseBody: unknown): ExchangeError {
   const body = responseBody as { error?: Record<string, unknown> } | string | undefined;
   const e = body && typeof body === 'object' && body.error && typeof body.error === 'object' ? body.error : null;
-  const message = typeof e?.message === 'string' ? e.message : typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${status}`;
+  const message =
+    typeof e?.message === 'string' && e.message ? e.message : typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${status}`;
   const upstreamCode = typeof e?.type === 'string' ? e.type : typeof e?.code === 'string' ? e.code : null;
   return { code: `http_${status}`, message, upstreamCode };
 }
