@@ -16,6 +16,7 @@ import { bucketName, ensureHome, makePrivate, paths, STORE_FORMAT, writePrivateF
 import { decodeLine, encodeLine, packJson, packJsonOffThread, unpackJson } from './line-format';
 import { LineLog, type LineRef } from './line-log';
 import { ObjectStore } from './objects';
+import { recordOfSummary } from '../summary-record';
 
 interface Entry {
   summary: ExchangeSummary;
@@ -401,7 +402,7 @@ export class LineStore {
     if (e.memory) return e.analysisMemory ? { ...e.memory, analysis: e.analysisMemory } : e.memory;
     if (!e.ref) return null;
     const payload = await this.payloadOf(e);
-    if (!payload.ok) return { ...unreadableRecord(e.summary, payload.reason) };
+    if (!payload.ok) return recordOfSummary(e.summary, payload.reason);
     const p = payload.value;
     const resolve = async (hashes: (string | null)[]) =>
       Promise.all(
@@ -541,47 +542,4 @@ function matches(s: ExchangeSummary, needle: string): boolean {
   return [s.id, s.model, s.preview, s.path, s.error?.message, s.agent.name, s.agent.nickname, s.sessionId, s.threadId, s.turnId].some(
     (v) => typeof v === 'string' && v.toLowerCase().includes(needle),
   );
-}
-
-function unreadableRecord(summary: ExchangeSummary, reason: string): ExchangeRecord {
-  return {
-    ...summary,
-    identity: {
-      sessionId: summary.sessionId,
-      threadId: summary.threadId,
-      parentThreadId: summary.parentThreadId,
-      turnId: summary.turnId,
-      rootTurnId: null,
-      parentTurnId: null,
-      agentName: summary.agent.name,
-      agentNickname: summary.agent.nickname,
-      role: summary.agent.role,
-      threadSource: null,
-      subagentHeader: null,
-      subagentKind: null,
-      requestKind: summary.requestKind,
-      compactionImplementation: null,
-      windowNumber: null,
-      windowId: null,
-      originator: null,
-      clientVersion: null,
-      promptCacheKey: null,
-      model: summary.model,
-      reasoningEffort: null,
-    },
-    request: {
-      method: summary.method,
-      path: summary.path,
-      query: '',
-      upstreamUrl: null,
-      headers: {},
-      bodyBytes: summary.requestBytes ?? 0,
-      bodyEncoding: null,
-      body: null,
-      bodyNote: reason,
-    },
-    response: { status: summary.httpStatus, headers: {}, events: [], output: [], bodyNote: reason },
-    rateLimits: null,
-    captureErrors: [reason],
-  };
 }

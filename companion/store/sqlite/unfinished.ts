@@ -3,6 +3,7 @@
  * they are shown as `aborted`, with the request and the events that were persisted.
  */
 import type { CapturedRequest, ExchangeRecord, ExchangeSummary, StreamEvent } from '../../protocol/exchange';
+import { recordOfSummary } from '../summary-record';
 
 export const INTERRUPTED = 'the companion stopped before this exchange ended; what was captured until then is kept';
 
@@ -20,44 +21,5 @@ export function begunSummary(s: ExchangeSummary, events: readonly StreamEvent[])
 
 /** A record built from the summary, the request given to `begin` and the persisted events. */
 export function abortedRecord(summary: ExchangeSummary, request: CapturedRequest | null, events: StreamEvent[]): ExchangeRecord {
-  return {
-    ...summary,
-    identity: {
-      sessionId: summary.sessionId,
-      threadId: summary.threadId,
-      parentThreadId: summary.parentThreadId,
-      turnId: summary.turnId,
-      rootTurnId: null,
-      parentTurnId: null,
-      agentName: summary.agent.name,
-      agentNickname: summary.agent.nickname,
-      role: summary.agent.role,
-      threadSource: null,
-      subagentHeader: null,
-      subagentKind: null,
-      requestKind: summary.requestKind,
-      compactionImplementation: null,
-      windowNumber: null,
-      windowId: null,
-      originator: null,
-      clientVersion: null,
-      promptCacheKey: null,
-      model: summary.model,
-      reasoningEffort: null,
-    },
-    request: request ?? {
-      method: summary.method,
-      path: summary.path,
-      query: '',
-      upstreamUrl: null,
-      headers: {},
-      bodyBytes: summary.requestBytes ?? 0,
-      bodyEncoding: null,
-      body: null,
-      bodyNote: INTERRUPTED,
-    },
-    response: { status: summary.httpStatus, headers: {}, events, output: [], bodyNote: INTERRUPTED },
-    rateLimits: null,
-    captureErrors: [INTERRUPTED],
-  };
+  return recordOfSummary(summary, INTERRUPTED, { request, events });
 }
