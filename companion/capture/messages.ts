@@ -16,6 +16,7 @@ export interface WsOpen {
   upstreamUrl: string;
   handshakeHeaders: HeaderPairs;
   upgradeResponseHeaders: HeaderPairs;
+  /** When the upstream's 101 arrived. */
   upgradedAt: number;
   route: Route;
 }

@@ -4,10 +4,9 @@
  * input; the full input is rebuilt from the earlier exchange on this connection (its input plus
  * its output), exactly as an HTTP request would have carried it.
  */
-import type { HeaderPairs } from '../http/headers';
-import type { Route } from '../protocol/exchange';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { AddonManager } from './addons';
+import type { WsOpen } from './messages';
 import { FlowDriver } from './driver';
 import { eventOfText } from './flow';
 import { newExchangeId } from './ids';
@@ -19,15 +18,8 @@ const KEEP_RESPONSES = 16;
 
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
-export interface WsSessionInit {
-  path: string;
-  query: string;
-  upstreamUrl: string;
-  handshakeHeaders: HeaderPairs;
-  upgradeResponseHeaders: HeaderPairs;
-  /** When the upstream's 101 arrived. */
-  upgradedAt: number;
-  route: Route;
+/** The relayed connection as the main thread announced it, and what capture adds to it. */
+export interface WsSessionInit extends WsOpen {
   maxCaptureBytes: number;
   addons: AddonManager;
   capturing(): boolean;
