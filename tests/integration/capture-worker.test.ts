@@ -36,22 +36,28 @@ describe('the capture worker', () => {
     companion = upstream = null;
   });
 
-  it('forwards the request and the whole response while a capture hook in the worker never returns', async () => {
+  /** A companion whose worker gets stuck in a capture hook, and the file the hook writes when reached. */
+  async function startStuck(up: FakeUpstream): Promise<[TestCompanion, string]> {
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stuck-')), 'reached');
     process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER = marker;
-    const sse = encodeSse(response([message('answered while capture is stuck')]));
-    upstream = await startFakeUpstream({ scenario: () => ({ kind: 'raw', chunks: [sse] }) });
     companion = await startTestCompanion({
-      apiUpstream: upstream.baseUrl,
+      apiUpstream: up.baseUrl,
       captureThread: 'worker',
       captureAddons: [new URL('../support/addons/stuck.ts', import.meta.url).href],
       drainMs: 300,
       historyTimeoutMs: 500,
     });
+    return [companion, marker];
+  }
+
+  it('forwards the request and the whole response while a capture hook in the worker never returns', async () => {
+    const sse = encodeSse(response([message('answered while capture is stuck')]));
+    upstream = await startFakeUpstream({ scenario: () => ({ kind: 'raw', chunks: [sse] }) });
+    const [c, marker] = await startStuck(upstream);
     const steps = codexSession(40);
     for (const [i, step] of [steps[10], steps[39]].entries()) {
       const body = Buffer.from(JSON.stringify(step.body));
-      const res = await rawRequest(`${companion.url}/v1/responses`, { method: 'POST', headers: auth, body });
+      const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body });
       expect(res.status).toBe(200);
       expect(res.body.toString()).toBe(sse);
       expect(upstream.requests[i].raw.equals(body)).toBe(true);
@@ -59,7 +65,7 @@ describe('the capture worker', () => {
       await expect.poll(() => fs.existsSync(marker), { timeout: 20_000 }).toBe(true);
     }
     // The history lives in the stuck thread: reading it fails as unavailable instead of hanging.
-    await expect(companion.store.list({})).rejects.toThrow(/busy or stuck/);
+    await expect(c.store.list({})).rejects.toThrow(/busy or stuck/);
     delete process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER;
   }, 60_000);
 
@@ -78,20 +84,12 @@ describe('the capture worker', () => {
   });
 
   it('answers a history read with 503 while a capture hook holds the worker, and never hangs', async () => {
-    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stuck-')), 'reached');
-    process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER = marker;
     upstream = await startFakeUpstream({ scenario: () => ({ kind: 'sse', events: response([message('never stored')]) }) });
-    companion = await startTestCompanion({
-      apiUpstream: upstream.baseUrl,
-      captureThread: 'worker',
-      captureAddons: [new URL('../support/addons/stuck.ts', import.meta.url).href],
-      drainMs: 300,
-      historyTimeoutMs: 500,
-    });
+    const [c, marker] = await startStuck(upstream);
     const [step] = codexSession(1);
-    await rawRequest(`${companion.url}/v1/responses`, { method: 'POST', headers: auth, body: JSON.stringify(step.body) });
+    await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: JSON.stringify(step.body) });
     await expect.poll(() => fs.existsSync(marker), { timeout: 20_000 }).toBe(true);
-    const listed = await rawRequest(`${companion.url}/api/exchanges`, { headers: { authorization: `Bearer ${companion.token()}` } });
+    const listed = await rawRequest(`${c.url}/api/exchanges`, { headers: { authorization: `Bearer ${c.token()}` } });
     expect(listed.status).toBe(503);
     expect(JSON.parse(listed.body.toString())).toMatchObject({ error: 'unavailable', message: expect.stringMatching(/busy or stuck/) });
     delete process.env.CODEX_DEVTOOLS_TEST_STUCK_MARKER;
