@@ -49,6 +49,12 @@ describe('a companion killed with SIGKILL', () => {
             hold: { beforeChunk: 3, until: held },
           };
         }
+        if (req.body?.input?.length === 42) {
+          // As a model does, the answer starts a while after the request: the capture worker stores the
+          // exchange's start in that time. (Killed before the worker has the request, an exchange is lost.)
+          const thinking = new Promise<void>((r) => setTimeout(r, 300));
+          return { kind: 'sse', events: response([message('answer 42')]), hold: { beforeChunk: 0, until: thinking } };
+        }
         return { kind: 'sse', events: response([message(`answer ${req.body?.input?.length}`)]) };
       },
     });
