@@ -69,17 +69,25 @@ function overrideModel(raw: Uint8Array, encodingHeader: string | null, model: st
   }
 }
 
+/** Errors of a connection the upstream accepted and then closed or reset before its answer began. */
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 function upstreamFailure(err: unknown, upstream: string): { status: number; type: string; message: string } {
   const timeout =
     err instanceof undiciErrors.HeadersTimeoutError ||
     err instanceof undiciErrors.ConnectTimeoutError ||
     err instanceof undiciErrors.BodyTimeoutError;
-  const what = timeout ? 'timed out waiting for' : 'could not reach';
+  const code = (err as { code?: unknown } | null)?.code;
+  // Reached, then dropped: a crashed or overloaded upstream, not a wrong address.
+  const closed = !timeout && typeof code === 'string' && CLOSED_CODES.has(code);
+  const type = timeout ? 'upstream_timeout' : closed ? 'upstream_closed' : 'upstream_unreachable';
+  const what = timeout ? 'timed out waiting for the upstream' : closed ? 'was cut off by the upstream' : 'could not reach the upstream';
+  const after = closed ? ', which closed the connection before answering' : '';
   return {
     status: timeout ? 504 : 502,
-    type: timeout ? 'upstream_timeout' : 'upstream_unreachable',
+    type,
     // `upstream` is already masked; the client's own error text may quote the wire URL.
-    message: `codex-devtools (the local companion proxy) ${what} the upstream ${upstream}: ${maskUrlsInText(describeError(err))}`,
+    message: `codex-devtools (the local companion proxy) ${what} ${upstream}${after}: ${maskUrlsInText(describeError(err))}`,
   };
 }
 

@@ -22,6 +22,7 @@ export const COMPANION_ERROR_CODES = {
     'client_aborted',
     'connection_closed',
     'upstream_unreachable',
+    'upstream_closed',
     'upstream_timeout',
   ],
 } as const;

@@ -38,6 +38,27 @@ describe('forwarding when things go wrong', () => {
     }
   });
 
+  it('says the upstream closed the connection, not that it could not be reached, when it accepts and then closes', async () => {
+    const closing = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => closing.listen(0, '127.0.0.1', r));
+    const port = (closing.address() as net.AddressInfo).port;
+    const c = await startTestCompanion({ apiUpstream: `http://127.0.0.1:${port}/v1` });
+    try {
+      const res = await rawRequest(`${c.url}/v1/responses`, { method: 'POST', headers: auth, body: '{"model":"gpt-5-codex"}' });
+      expect(res.status).toBe(502);
+      const body = JSON.parse(res.body.toString());
+      expect(body.error.type).toBe('upstream_closed');
+      expect(body.error.message).toContain('closed the connection before answering');
+      expect(body.error.message).not.toContain('could not reach');
+      await c.idle();
+      const [s] = (await c.store.list({})).items;
+      expect(s).toMatchObject({ status: 'upstream_error', codexCounted: false, error: { code: 'upstream_closed' } });
+    } finally {
+      await c.dispose();
+      await new Promise((r) => closing.close(r));
+    }
+  });
+
   it('answers an upstream that never responds with a 504 once the timeout passes', async () => {
     const hanging = await startFakeUpstream({ scenario: () => ({ kind: 'hang' }) });
     const c = await startTestCompanion({ apiUpstream: hanging.baseUrl, timeouts: { headersTimeoutMs: 300 } });
