@@ -215,6 +215,7 @@ export class ExchangeFlow {
       this.bodyPartsBytes += b.byteLength;
     } else if (!this.responseBodyNote) {
       this.responseBodyNote = `response body larger than the capture limit of ${this.maxCaptureBytes} bytes; kept the first part`;
+      this.markIncomplete(this.responseBodyNote);
     }
   }
 
@@ -271,6 +272,7 @@ export class ExchangeFlow {
       assembler: this.assembler,
       captureComplete: this.captureComplete,
       responseBody: this.responseBody,
+      nonStreamed: !this.isSse && this.transport === 'http',
       resetBy,
     });
     this.status = o.status;

@@ -11,6 +11,8 @@ export interface OutcomeFacts {
   assembler: ResponseAssembler;
   captureComplete: boolean;
   responseBody: unknown;
+  /** A plain HTTP reply (not SSE, not WebSocket): its last byte is its end, with no terminal event after it. */
+  nonStreamed: boolean;
   /** How the response broke off, when it did. */
   resetBy?: string;
 }
@@ -23,6 +25,9 @@ export function outcomeOf(f: OutcomeFacts): { status: ExchangeStatus; error: Exc
   }
   const a = f.assembler;
   if (a.terminal) return { status: a.terminal, error: a.error };
+  // Forwarded to its last byte, yet too big (or too fast) for capture to keep whole: the reply
+  // itself ended normally; only what it said (its status, its usage) is unknown.
+  if (f.nonStreamed && !f.resetBy && !f.captureComplete) return { status: 'completed', error: null };
   if (!f.captureComplete)
     return {
       status: 'failed',

@@ -91,6 +91,24 @@ describe('forwarding when things go wrong', () => {
     }
   });
 
+  it('records a valid non-streamed reply larger than the capture limit as completed, its capture incomplete', async () => {
+    const reply = { id: 'resp_big', object: 'response', status: 'completed', output: [{ type: 'message', text: 'y'.repeat(300_000) }] };
+    upstream.setScenario(() => ({ kind: 'json', body: reply }));
+    const c = await startTestCompanion({ apiUpstream: upstream.baseUrl, maxCaptureBytes: 100_000 });
+    try {
+      const res = await rawRequest(`${c.url}/v1/responses/compact`, { method: 'POST', headers: auth, body: '{"model":"gpt-5-codex"}' });
+      expect(JSON.parse(res.body.toString())).toEqual(reply);
+      await c.idle();
+      const [s] = (await c.store.list({})).items;
+      expect(s).toMatchObject({ kind: 'model', status: 'completed', error: null, captureComplete: false });
+      const record = await c.store.get(s.id);
+      expect(record?.captureErrors.join(' ')).toContain('larger than the capture limit of 100000 bytes');
+      expect(record?.usage ?? null).toBeNull();
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('keeps forwarding unchanged when a capture addon throws, and reports the failure', async () => {
     const sse = encodeSse(response([message('still fine')]));
     upstream.setScenario(() => ({ kind: 'raw', chunks: [sse] }));
