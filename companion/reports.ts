@@ -8,6 +8,8 @@ import type { UsageResponse, SessionsResponse } from './protocol/api';
 import type { ExchangeSummary } from './protocol/exchange';
 import type { LiveUsage } from './protocol/live';
 import type { Store } from './store/store';
+import type { RollupTotals } from './store/sqlite/measures';
+import type { UsageRollup } from './protocol/analysis';
 
 /** The user's own time zone: "today" and daily totals follow the clock on their wall. */
 export const LOCAL_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -26,6 +28,11 @@ function select(store: Store, q: UsageQuery): ExchangeSummary[] {
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return out.reverse();
+}
+
+/** The usage part of roll-up totals (the live counters carry no cache-miss sums). */
+function usageOnly({ cacheMisses: _m, missCostUsd: _c, ...usage }: RollupTotals): UsageRollup {
+  return usage;
 }
 
 /** Midnight of the current day in `timeZone`, as epoch milliseconds. */
@@ -76,14 +83,15 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
       }));
       return { sessions: sessions.sort((a, b) => b.startedAt - a.startedAt) };
     },
+    // Recomputed after every model exchange: read from the roll-ups the store's triggers keep,
+    // a few hundred rows at most, never the day's or the session's summaries.
     live(now = Date.now()): LiveUsage {
-      const today = select(store, { since: startOfToday(now, timeZone) });
       // The session of the latest model exchange that has one.
       const sessionId = store.list({ kind: 'model', limit: 50 }).items.find((s) => s.sessionId)?.sessionId ?? null;
       return {
         timeZone,
-        today: rollupUsage(today),
-        session: sessionId ? { sessionId, usage: rollupUsage(select(store, { session: sessionId })) } : null,
+        today: usageOnly(store.usageSince(startOfToday(now, timeZone))),
+        session: sessionId ? { sessionId, usage: usageOnly(store.sessionUsage(sessionId)) } : null,
       };
     },
   };

@@ -23,6 +23,7 @@ import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, textMatches, 
 import { configure, migrate } from './sqlite/schema';
 import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
 import { abortedRecord, begunSummary } from './sqlite/unfinished';
+import type { RollupTotals } from './sqlite/measures';
 import {
   Reports,
   type DailyQuery,
@@ -454,6 +455,16 @@ export class Store {
   /** Roll-up sums of a session (or of everything), per thread and per model. */
   totals(q: TotalsQuery): Totals {
     return this.reports.totals(q);
+  }
+
+  /** Roll-up sums of everything started since a day's start (the live counters' "today"). */
+  usageSince(since: number): RollupTotals {
+    return this.reports.since(since);
+  }
+
+  /** Roll-up sums of one session (the live counters' "this session"). */
+  sessionUsage(sessionId: string | null): RollupTotals {
+    return this.reports.session(sessionId);
   }
 
   /** The most expensive exchanges of a session, a day, or everything. */

@@ -4,7 +4,7 @@
  * exchange, so they cost the same with 100 or 100,000 exchanges stored.
  */
 import type Database from 'better-sqlite3';
-import { sessionKey } from './columns';
+import { bucketOf, sessionKey } from './columns';
 import { MEASURE_NAMES, totalsOf, zeroMeasures, type Measures, type RollupTotals } from './measures';
 import { decodeCursor, encodeCursor, textCondition } from './query';
 import { dayBounds, dayReader } from './time-zone';
@@ -173,6 +173,21 @@ export class Reports {
       byThread: by('thread_key').map((r) => ({ threadId: r.k === '' ? null : r.k, ...totalsOf(measures(r)) })),
       byModel: by('model_key').map((r) => ({ model: r.k === '' ? null : r.k, ...totalsOf(measures(r)) })),
     };
+  }
+
+  /** Sums of the exchanges started at or after `since`, a day's start in some zone (so a bucket's start). */
+  since(since: number): RollupTotals {
+    return totalsOf(
+      measures(this.db.prepare<unknown[], MeasureRow>(`SELECT ${sums} FROM bucket_totals WHERE bucket >= ?`).get(bucketOf(since))!),
+    );
+  }
+
+  /** Sums of one session, from its row of the `sessions` table. */
+  session(sessionId: string | null): RollupTotals {
+    const row = this.db
+      .prepare<unknown[], MeasureRow>(`SELECT ${MEASURE_NAMES.join(', ')} FROM sessions WHERE session_key = ?`)
+      .get(sessionKey(sessionId));
+    return totalsOf(row ? measures(row) : zeroMeasures());
   }
 
   /** A report's scope as list filters: a session, a local day, or everything. */

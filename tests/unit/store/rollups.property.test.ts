@@ -4,6 +4,7 @@ import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import type { UsageRollup } from '../../../companion/protocol/analysis';
 import { Store } from '../../../companion/store/store';
+import { createReports, startOfToday } from '../../../companion/reports';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
 import { buildRecords, exchangeSpec, Oracle } from '../../support/store-oracle';
@@ -116,10 +117,39 @@ describe('roll-ups kept by triggers, against sums over the stored summaries (pro
             expect(row.missCostUsd).toBe(mine.reduce((n, s) => n + (s.cache?.miss ? (s.cache.missCostUsd ?? 0) : 0), 0));
             expect({ title: row.title, cwd: row.cwd }).toEqual(oracle.sessionContext(row.sessionId));
           }
+          // The live counters: today in the zone (from the latest start) and the latest model exchange's session.
+          const all = [...oracle.summaries.values()];
+          const now = Math.max(0, ...all.map((s) => s.startedAt)) + 1;
+          const live = createReports(store, zone).live(now);
+          const midnight = startOfToday(now, zone);
+          expect(live.today).toEqual(oracle.rollup((s) => s.startedAt >= midnight));
+          const latest = store.list({ kind: 'model', limit: 50 }).items.find((s) => s.sessionId)?.sessionId ?? null;
+          expect(live.session).toEqual(latest === null ? null : { sessionId: latest, usage: oracle.rollup((s) => s.sessionId === latest) });
           store.close();
         },
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the live counters from the roll-ups', () => {
+  it("count an exchange started at local midnight as today's, and one a millisecond earlier as yesterday's", async () => {
+    const store = Store.open({ home: homes(), log });
+    open.push(store);
+    const midnight = Date.UTC(2026, 10, 30) + 5 * 3_600_000; // midnight in New York (UTC−5 in November)
+    const specs = fc.sample(exchangeSpec, { seed: 7, numRuns: 2 }).map((s, i) => ({
+      ...s,
+      kind: 'model' as const,
+      status: 'completed' as const,
+      session: 's-a' as const,
+      usage: { input: 1000 * (i + 1), cachedPart: 0, output: 10 },
+      startedAt: midnight - 1 + i,
+    }));
+    for (const r of buildRecords(template, specs)) await store.append(r);
+    const live = createReports(store, 'America/New_York').live(midnight + 3_600_000);
+    expect(live.today.exchanges).toBe(1);
+    expect(live.today.inputTokens).toBe(2000);
+    expect(live.session?.usage.inputTokens).toBe(3000);
   });
 });
