@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import vue from 'eslint-plugin-vue';
 import vueParser from 'vue-eslint-parser';
 import globals from 'globals';
+import noProseLiterals from './eslint-rules/no-prose-literals.js';
 
 const NO_EXTENSION = { regex: '(^|/)extension(/|$)|^@/|^~/', message: 'companion/ never imports extension/.' };
 const NO_PIPELINE = {
@@ -92,6 +93,12 @@ export default tseslint.config(
   {
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Nor in a script: text a user reads, built in `.ts` or `<script>`, goes through the string layer too.
+    files: ['extension/**/*.{ts,vue}'],
+    plugins: { local: { rules: { 'no-prose-literals': noProseLiterals } } },
+    rules: { 'local/no-prose-literals': 'error' },
   },
   {
     // Every extension page speaks through the string layer (lib/i18n.ts): no user-visible literal

@@ -22,6 +22,7 @@ export const MESSAGES: Record<string, Messages> = Object.fromEntries(
 export const FALLBACK_LOCALE = 'en';
 
 /** The product's name: the same in every language. */
+// eslint-disable-next-line local/no-prose-literals -- a name, not a sentence: never translated
 export const PRODUCT_NAME = 'Codex DevTools';
 export const UI_LOCALES: readonly string[] = Object.keys(MESSAGES).sort();
 const RTL = new Set(['ar']);
@@ -159,6 +160,7 @@ export const LOCALE_NAMES: Record<string, string> = {
   it: 'Italiano',
   ja: '日本語',
   ko: '한국어',
+  // eslint-disable-next-line local/no-prose-literals -- each language under its own name, in every locale
   nb: 'Norsk bokmål',
   pl: 'Polski',
   'pt-BR': 'Português (Brasil)',
