@@ -18,7 +18,8 @@ const splitHashes = (s: string | null): string[] => (s ? s.split(',') : []);
 
 export class Items {
   private readonly byHash: Database.Statement<[string], { rowid: number }>;
-  private readonly insert: Database.Statement<[string, Buffer, number, string | null]>;
+  private readonly insert: Database.Statement<[string, Buffer, number]>;
+  private readonly insertText: Database.Statement<[number, string]>;
   private readonly ref: Database.Statement<[number, number]>;
   private readonly inSession: Database.Statement<[number, string], { one: number }>;
   private readonly bodies: Database.Statement<[string], { hash: string; body: Buffer; packed: number }>;
@@ -28,7 +29,8 @@ export class Items {
 
   constructor(private readonly db: Database.Database) {
     this.byHash = db.prepare('SELECT rowid FROM items WHERE hash = ?');
-    this.insert = db.prepare('INSERT INTO items (hash, body, packed, text) VALUES (?, ?, ?, ?)');
+    this.insert = db.prepare('INSERT INTO items (hash, body, packed) VALUES (?, ?, ?)');
+    this.insertText = db.prepare('INSERT INTO item_texts (rowid, text) VALUES (?, ?)');
     this.ref = db.prepare('INSERT OR IGNORE INTO item_refs (item_rowid, exchange_rowid) VALUES (?, ?)');
     this.inSession = db.prepare(
       'SELECT 1 AS one FROM item_refs r JOIN exchanges e ON e.rowid = r.exchange_rowid WHERE r.item_rowid = ? AND e.session_key = ? LIMIT 1',
@@ -51,7 +53,8 @@ export class Items {
         const it = items.get(h);
         if (!it) continue; // a hash of an item this record does not carry: nothing to store
         const row = itemRow(it.json);
-        itemRowid = Number(this.insert.run(h, row.body, row.packed, row.text).lastInsertRowid);
+        itemRowid = Number(this.insert.run(h, row.body, row.packed).lastInsertRowid);
+        if (row.text !== null) this.insertText.run(itemRowid, row.text);
       } else if (this.inSession.get(itemRowid, session)) continue;
       this.ref.run(itemRowid, rowid);
     }

@@ -63,7 +63,7 @@ export function textMatches(q: string): Sql {
   }
   return {
     where: `SELECT rowid FROM exchanges WHERE instr(search_text, ?) > 0
-      UNION SELECT r.exchange_rowid FROM item_refs r JOIN items i ON i.rowid = r.item_rowid WHERE instr(i.text, ?) > 0`,
+      UNION SELECT r.exchange_rowid FROM item_refs r JOIN item_texts i ON i.rowid = r.item_rowid WHERE instr(i.text, ?) > 0`,
     params: [needle, needle],
   };
 }
