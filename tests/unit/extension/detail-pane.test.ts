@@ -90,6 +90,30 @@ describe('the detail pane', () => {
     expect(w.get('[data-testid="window-unknown"]').text()).toContain('unknown');
   });
 
+  it('shows the Context tab of a streaming row from its request, and the tabs that need the end say it streams', async () => {
+    // As the companion serves an exchange whose response still streams: request captured, no usage or analysis yet.
+    const live: ExchangeRecord = {
+      ...record,
+      id: 'x-live',
+      status: 'streaming',
+      endedAt: null,
+      usage: null,
+      costUsd: null,
+      cache: null,
+      analysis: undefined,
+      response: { ...record.response, output: [], events: [] },
+    };
+    const w = await openDetail(live);
+    expect(w.get('[data-testid="context-group-tools"]').text()).toContain('11 nested tools');
+    expect(w.get('[data-testid="context-group-input"]').text()).toContain('environment context');
+    expect(w.get('[data-testid="no-estimate"]').text()).toBe(
+      'Token estimates arrive when the response ends: the companion analyses the exchange then.',
+    );
+    await tab(w, 'cache');
+    expect(w.find('[data-testid="context-tab"]').exists()).toBe(false);
+    expect(w.text()).toContain('This response is still streaming.');
+  });
+
   it('shows markup in a captured answer as text, and never runs it', async () => {
     const w = await openDetail();
     await tab(w, 'response');
