@@ -212,6 +212,20 @@ describe('the detail pane', () => {
     expect(w.find('[data-testid="context-unaccounted"]').exists()).toBe(false);
   });
 
+  it('explains "unaccounted" from the bucket itself: its "?" opens the section of the context doc about it', async () => {
+    const [big] = analyseAll([await recordFrom(loadFixture('e-compaction-local-1.json'), { id: 'x-big' })]);
+    const w = await openDetail(big);
+    await w.get('[data-testid="context-unaccounted"] [data-doc="context-layout"]').trigger('click');
+    await flushPromises();
+    const sheet = w.get('[data-testid="doc-sheet"]');
+    expect(sheet.get('[data-testid="doc-title"]').text()).toBe('Context layout: Tools, Instructions, Input');
+    expect(sheet.text()).toContain('Unaccounted tokens');
+    expect(sheet.text()).toContain('between ×0.67 and ×1.5');
+    expect(w.get('[data-testid="calibration-warning"] [data-doc="context-layout"]').attributes('aria-label')).toBe(
+      'What “unaccounted” means, and when to trust the raw view',
+    );
+  });
+
   it('shows the uncached input the companion counts, even when the cache field was not reported', async () => {
     const fx = loadFixture('a-plain-text-1.json');
     for (const e of fx.response_sent_by_fake_upstream!.sse_events!)
