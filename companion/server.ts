@@ -125,7 +125,8 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     addonFailures: host_?.stats.addonFailures ?? {},
     droppedChunks: host_?.channel.droppedChunks ?? 0,
     analysisFailures: host_?.stats.analysisFailures ?? 0,
-    priceErrors: host_?.stats.priceErrors.length ? host_.stats.priceErrors : prices.errors,
+    // The worker's, once it reports (it follows edits of prices.json); the file's as read at start before.
+    priceErrors: host_?.stats.store ? host_.stats.priceErrors : prices.errors,
   });
   const capture = new CaptureControl(home, () => {
     const s = host_?.stats.store ?? { pendingWrites: 0, lostRecords: 0, writeFailing: false, lastWriteError: null };

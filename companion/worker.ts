@@ -15,6 +15,8 @@ import { AnalysisEngine } from './pipeline/analysis';
 import { historyOps, type HistoryOp } from './pipeline/history';
 import { liveAddon } from './pipeline/live';
 import { nicknamesAddon } from './pipeline/nicknames';
+import { watchPrices } from './pipeline/prices-watch';
+import { Recompute } from './pipeline/recompute';
 import { storeAddon } from './pipeline/store';
 import { Store } from './store/store';
 
@@ -37,16 +39,19 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   };
   const store = Store.open({ home: config.home, log, maxBytes: config.maxStoreBytes });
   const runtime = new CaptureRuntime(new AddonManager(log), post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
-  const history = historyOps(store, config.home, log, () => [...runtime.live.values()].map((f) => f.assembler.responseId));
   const analysis = new AnalysisEngine(
     {
-      threadSummaries: async (threadId) => store.list({ thread: threadId, limit: 20 }).items,
+      threadSummaries: async (threadId, before) => store.list({ thread: threadId, before, limit: 20 }).items,
       record: (id) => store.get(id),
     },
     log,
     config.home,
     config.configuredWindows,
   );
+  const history = historyOps(store, config.home, log, {
+    inflightResponseIds: () => [...runtime.live.values()].map((f) => f.assembler.responseId),
+    prices: () => analysis.prices.table,
+  });
   const addons = runtime.addons;
   let sentStats = '';
   let closed = false;
@@ -76,21 +81,33 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
         void store.update(s.id, { agent });
         changed.push({ ...s, agent });
       }
-      if (changed.length) post({ t: 'updated', summaries: changed });
+      if (changed.length) post({ t: 'updated', summaries: changed, usage: null });
     }),
   );
   addons.add(liveAddon(post));
   // Extra addons see (and may amend) each flow before it is stored, as the built-in ones do.
   for (const m of config.addonModules) addons.add(((await import(m)) as { default: CaptureAddon }).default);
   addons.add(storeAddon({ store, post, analysis, stats, liveUsage: history.liveUsage }));
-  port.on('message', (m: ToWorker) => {
-    if (m.t === 'history') return void answerHistory(m.n, m.op as HistoryOp, m.args);
+  // Analyses a release or an edited prices.json made out of date are recomputed in the background.
+  const recompute = new Recompute({ store, analysis, post, liveUsage: history.liveUsage, log, stopped: () => closed });
+  const unwatchPrices = watchPrices(config.home, log, () => {
+    if (analysis.reloadPrices()) recompute.schedule();
+    stats();
+  });
+  recompute.schedule();
+  const handle = (m: ToWorker) => {
     try {
       runtime.handle(m);
     } catch (err) {
       // A capture bug must not stop the worker: the exchange is lost to capture, forwarding is unaffected.
       log.error(`capture worker: ${m.t} failed: ${describeError(err)}`);
     }
+  };
+  port.on('message', (m: ToWorker) => {
+    if (m.t === 'history') return void answerHistory(m.n, m.op as HistoryOp, m.args);
+    // Idle means no background work either: a recompute in progress is waited for.
+    if (m.t === 'query' && m.q.q === 'idle') return void recompute.settled().then(() => handle(m));
+    handle(m);
   });
   const answerHistory = async (n: number, op: HistoryOp, args: unknown[]) => {
     try {
@@ -98,8 +115,12 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
       if (op === 'close') {
         closed = true;
         clearInterval(statsTimer);
+        unwatchPrices();
+        await recompute.settled();
       }
       const value = await (history[op] as (...a: unknown[]) => unknown)(...args);
+      // Records brought in from elsewhere may carry analyses of an older version.
+      if (op === 'migrateLegacy' || op === 'import') recompute.schedule();
       // The figures first: the main thread answers with both (e.g. /status) once the value arrives.
       stats();
       post({ t: 'answer', n, value });

@@ -16,6 +16,8 @@ import { blendedTokens, uncachedInput } from './token-math';
 
 export interface AnalysisOptions extends CacheThresholds {
   prices: PriceTable;
+  /** The version of `prices` (store/prices-file.ts), recorded so a changed table is noticed; null when unnamed. */
+  pricesVersion: string | null;
   /** Context window of a model, or null when unknown (see models-metadata.ts). */
   contextWindow: (model: string) => number | null;
 }
@@ -25,6 +27,7 @@ export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   missMinRatio: 0.1,
   cacheTtlMs: 5 * 60_000,
   prices: BUILTIN_PRICES,
+  pricesVersion: null,
   contextWindow: () => null,
 };
 
@@ -93,6 +96,7 @@ export function analyzeExchange(
   const cache = analyzeCache(current, previous, diff, cost, o);
   return {
     version: ANALYSIS_VERSION,
+    pricesVersion: o.pricesVersion,
     cache,
     diff,
     context: hasBody

@@ -53,8 +53,11 @@ export type FromWorker =
   | { t: 'stored'; summary: ExchangeSummary; rateLimits: RateLimits | null }
   /** Analysed (or not, `summary` as stored then): the exchange is complete for clients; `usage` after a model exchange. */
   | { t: 'analysed'; id: string; kind: 'model' | 'other'; summary: ExchangeSummary | null; usage: LiveUsage | null }
-  /** Stored summaries that changed (a sub-agent's nickname learned later). */
-  | { t: 'updated'; summaries: ExchangeSummary[] }
+  /**
+   * Stored summaries that changed (a sub-agent's nickname learned later, a recomputed analysis);
+   * `usage` when the change moved the totals.
+   */
+  | { t: 'updated'; summaries: ExchangeSummary[]; usage: LiveUsage | null }
   | { t: 'rateLimits'; rateLimits: RateLimits }
   | { t: 'wsTurn'; conn: number; turnId: string | null; open: boolean; clientMessages: number }
   | { t: 'stats'; stats: WorkerStats }

@@ -1,15 +1,16 @@
 /**
  * @module The analysis addon's engine, in the capture worker: analyses each finished exchange
- * right after it was handed over for storage. Finds the previous exchange of its chain (kept
- * here, else read back from the store through the main thread), prices it with the built-in
- * table plus the user's overrides, and learns context windows from `/models` replies. A failing
- * analysis is reported and the record stays stored without it.
+ * right after it was handed over for storage, and stored ones again when the analysis or the
+ * price table changed (pipeline/recompute.ts). Finds the previous exchange of its chain (kept
+ * here, else read back from the store), prices it with the built-in table plus the user's
+ * overrides, and learns context windows from `/models` replies. A failing analysis is reported
+ * and the record stays stored without it.
  */
 import { analyzeExchange, cacheBrief, contextWindowLookup, contextWindowsFromModels, previousInChain } from '../analysis';
 import { describeError, type Logger } from '../lib/log';
-import type { ExchangeAnalysis } from '../protocol/analysis';
+import { ANALYSIS_VERSION, type ExchangeAnalysis } from '../protocol/analysis';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
-import { loadPrices, type PriceState } from '../store/prices-file';
+import { loadPrices, reloadPrices, type PriceState } from '../store/prices-file';
 
 /** Threads whose latest exchange is kept for the next one's analysis. */
 const KEEP_THREADS = 16;
@@ -23,34 +24,62 @@ function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
   return (r ? { ...r, analysis: undefined, response: { ...r.response, events: [], body: undefined } } : r) as T;
 }
 
-/** What the analysis asks of the store (on the main thread until the store moves here). */
+/** What the analysis asks of the store. */
 export interface StoreReads {
-  threadSummaries(threadId: string): Promise<ExchangeSummary[]>;
+  /** The thread's latest summaries, or its latest before exchange `before`. */
+  threadSummaries(threadId: string, before?: string): Promise<ExchangeSummary[]>;
   record(id: string): Promise<ExchangeRecord | null>;
 }
+
+/** What a stored analysis was computed with; another pair means it is out of date. */
+export interface AnalysisVersions {
+  analysis: number;
+  prices: string;
+}
+
+type Analysed = { analysis: ExchangeAnalysis; patch: Partial<ExchangeSummary> };
 
 export class AnalysisEngine {
   /** The latest record analysed per thread, as the analysis reads it: the next one's previous. */
   private readonly latest = new Map<string, ExchangeRecord>();
   private readonly windows = new Map<string, number>();
-  readonly prices: PriceState;
+  prices: PriceState;
   failures = 0;
   lastFailure: string | null = null;
 
   constructor(
     private readonly store: StoreReads,
     private readonly log: Logger,
-    home: string,
+    private readonly home: string,
     private readonly configuredWindows: Record<string, number> = {},
   ) {
     this.prices = loadPrices(home);
     for (const e of this.prices.errors) log.warn(`prices: ${e}; using the built-in table`);
   }
 
-  private async previous(record: ExchangeRecord): Promise<ExchangeRecord | null> {
+  /** The versions an analysis made now carries. */
+  versions(): AnalysisVersions {
+    return { analysis: ANALYSIS_VERSION, prices: this.prices.version };
+  }
+
+  /**
+   * Reads `<home>/prices.json` again (it changed); true when the table in force changed. A broken
+   * edit keeps the table in force and reports its errors, as at start-up.
+   */
+  reloadPrices(): boolean {
+    const before = this.prices;
+    this.prices = reloadPrices(this.home, before);
+    for (const e of this.prices.errors) this.log.warn(`prices: ${e}; keeping the prices in force`);
+    if (this.prices.version === before.version) return false;
+    this.log.info(`prices: ${this.home}/prices.json changed; stored exchanges are repriced in the background`);
+    return true;
+  }
+
+  /** The previous exchange of the record's chain; `stored` reads it from the store alone (the kept one is the thread's latest). */
+  private async previous(record: ExchangeRecord, stored: boolean): Promise<ExchangeRecord | null> {
     if (!record.threadId) return null;
-    const kept = this.latest.get(record.threadId);
-    const candidates = await this.store.threadSummaries(record.threadId);
+    const kept = stored ? undefined : this.latest.get(record.threadId);
+    const candidates = await this.store.threadSummaries(record.threadId, stored ? record.id : undefined);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
     return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id));
@@ -60,28 +89,45 @@ export class AnalysisEngine {
    * Analyses a record; returns the analysis and the summary fields it changes (cache brief,
    * cost, facts), or null for exchanges without analysis or on failure.
    */
-  async run(record: ExchangeRecord): Promise<{ analysis: ExchangeAnalysis; patch: Partial<ExchangeSummary> } | null> {
+  async run(record: ExchangeRecord): Promise<Analysed | null> {
     if (record.kind === 'other') {
       if (/\/models$/.test(record.path) && record.response.body)
         for (const [m, w] of contextWindowsFromModels(record.response.body)) this.windows.set(m, w);
       return null;
     }
-    let out: { analysis: ExchangeAnalysis; patch: Partial<ExchangeSummary> } | null = null;
     const lite = forAnalysis(record);
-    try {
-      const contextWindow = contextWindowLookup({ models: this.windows, configured: this.configuredWindows });
-      const analysis = analyzeExchange(lite, await this.previous(record), { prices: this.prices.table, contextWindow });
-      out = { analysis, patch: { cache: cacheBrief(analysis), costUsd: analysis.costUsd, facts: analysis.facts } };
-    } catch (err) {
-      this.failures++;
-      this.lastFailure = `analysis of ${record.id} failed: ${describeError(err)}`;
-      this.log.error(this.lastFailure);
-    }
+    const out = await this.analyse(lite, false);
     if (record.threadId) {
       this.latest.delete(record.threadId); // re-insert: Map order is the eviction order
       this.latest.set(record.threadId, out ? { ...lite, ...out.patch } : lite);
       if (this.latest.size > KEEP_THREADS) this.latest.delete(this.latest.keys().next().value as string);
     }
     return out;
+  }
+
+  /**
+   * Analyses a stored record again, against the previous exchange of its chain as stored (not
+   * the thread's latest): what `run` gave it, with today's analysis and prices.
+   */
+  async rerun(record: ExchangeRecord): Promise<Analysed | null> {
+    if (record.kind === 'other') return null;
+    // Windows learned from `/models` live in memory: one known when it was analysed stays known.
+    return this.analyse(forAnalysis(record), true, record.analysis?.context?.contextWindow ?? null);
+  }
+
+  private async analyse(lite: ExchangeRecord, stored: boolean, knownWindow: number | null = null): Promise<Analysed | null> {
+    try {
+      const lookup = contextWindowLookup({ models: this.windows, configured: this.configuredWindows });
+      const contextWindow = (model: string) => lookup(model) ?? knownWindow;
+      const prices = this.prices;
+      const previous = await this.previous(lite, stored);
+      const analysis = analyzeExchange(lite, previous, { prices: prices.table, pricesVersion: prices.version, contextWindow });
+      return { analysis, patch: { cache: cacheBrief(analysis), costUsd: analysis.costUsd, facts: analysis.facts } };
+    } catch (err) {
+      this.failures++;
+      this.lastFailure = `analysis of ${lite.id} failed: ${describeError(err)}`;
+      this.log.error(this.lastFailure);
+      return null;
+    }
   }
 }

@@ -11,10 +11,10 @@ import { createReports } from '../reports';
 import { EXPORT_FORMATS, type ExportFormat } from '../store/export';
 import { exportRecords, type ExportQuery } from '../store/export/select';
 import { importHistory, type ImportSources } from '../store/import/import';
-import { loadPrices } from '../store/prices-file';
 import type { ListQuery, Store } from '../store/store';
 import { importLegacyStore } from '../store/migrate-legacy';
 import type { Logger } from '../lib/log';
+import type { PriceTable } from '../protocol/analysis';
 
 /** What the main thread keeps of the history to answer the live feed at once (its snapshot). */
 export interface HistoryMirror {
@@ -22,7 +22,14 @@ export interface HistoryMirror {
   usage: LiveUsage;
 }
 
-export function historyOps(store: Store, home: string, log: Logger, inflightResponseIds: () => Iterable<string | null>) {
+export interface HistoryParts {
+  /** Response ids of exchanges still streaming (an import must not take them for its own). */
+  inflightResponseIds(): Iterable<string | null>;
+  /** The price table in force (it follows edits of prices.json). */
+  prices(): PriceTable;
+}
+
+export function historyOps(store: Store, home: string, log: Logger, parts: HistoryParts) {
   const reports = createReports(store);
   return {
     list: (q: ListQuery) => store.list(q),
@@ -56,7 +63,8 @@ export function historyOps(store: Store, home: string, log: Logger, inflightResp
       const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
       store.database.pragma(`max_page_count = ${n}`);
     },
-    import: (sources: ImportSources) => importHistory({ store, prices: loadPrices(home).table, inflightResponseIds }, sources),
+    import: (sources: ImportSources) =>
+      importHistory({ store, prices: parts.prices(), inflightResponseIds: parts.inflightResponseIds }, sources),
   };
 }
 

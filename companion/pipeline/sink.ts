@@ -55,12 +55,16 @@ export function createSink(p: SinkParts): Sink {
         await p.stored?.({ id: m.id, kind: m.kind });
         return;
       }
-      case 'updated':
+      case 'updated': {
         for (const s of m.summaries) {
           p.mirror()?.upsert(s);
           p.hub.exchangeUpdated(s);
         }
+        const mirror = p.mirror();
+        if (m.usage && mirror) mirror.usage = m.usage;
+        if (m.usage) p.hub.usageUpdated(m.usage);
         return;
+      }
       case 'rateLimits':
         p.hub.rateLimitsUpdated(p.rateLimits.update(m.rateLimits));
         return;

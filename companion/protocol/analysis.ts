@@ -381,7 +381,14 @@ export type UsageFigures = z.infer<typeof UsageFiguresSchema>;
 
 /** What `GET /api/exchanges/:id` carries as `analysis`. */
 export const ExchangeAnalysisSchema = z.object({
+  /** The ANALYSIS_VERSION that computed it: a stored analysis of another version is recomputed. */
   version: z.number().int(),
+  /**
+   * The price table it priced with (a hash of the built-in table and the user's overrides): an
+   * edited `prices.json` recomputes analyses of another table. Null in analyses stored before it
+   * existed, and when the caller named no table version.
+   */
+  pricesVersion: z.string().nullable().default(null),
   cache: CacheAnalysisSchema,
   diff: RequestDiffSchema.nullable(),
   context: ContextBreakdownSchema.nullable(),

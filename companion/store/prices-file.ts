@@ -3,24 +3,50 @@ import fs from 'node:fs';
 import { BUILTIN_PRICES, mergePriceOverrides } from '../analysis';
 import { describeError } from '../lib/log';
 import type { PriceTable } from '../protocol/analysis';
+import { hashJson } from './hash';
 import { paths } from './layout';
 
 export interface PriceState {
   table: PriceTable;
+  /**
+   * A hash of the table in force: it changes when a release changes the built-in prices or the
+   * user's overrides change, and each stored analysis records the one it priced with.
+   */
+  version: string;
   /** Problems in the user's override file (then the built-in table is used alone). */
   errors: string[];
 }
 
+/** The version of a price table: equal tables (however they were written) have equal versions. */
+export function priceTableVersion(table: PriceTable): string {
+  return hashJson(JSON.stringify(table));
+}
+
+const withVersion = (table: PriceTable, errors: string[]): PriceState => ({ table, version: priceTableVersion(table), errors });
+
 /** The built-in prices merged with `<home>/prices.json`, if present. */
 export function loadPrices(home: string): PriceState {
   const file = paths(home).prices;
-  if (!fs.existsSync(file)) return { table: BUILTIN_PRICES, errors: [] };
+  if (!fs.existsSync(file)) return withVersion(BUILTIN_PRICES, []);
   let json: unknown;
   try {
     json = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    return { table: BUILTIN_PRICES, errors: [`${file}: not JSON (${describeError(err)})`] };
+    return withVersion(BUILTIN_PRICES, [`${file}: not JSON (${describeError(err)})`]);
   }
   const merged = mergePriceOverrides(BUILTIN_PRICES, json);
-  return { table: merged.table, errors: merged.errors.map((e) => `${file}: ${e}`) };
+  return withVersion(
+    merged.table,
+    merged.errors.map((e) => `${file}: ${e}`),
+  );
+}
+
+/**
+ * The prices after `<home>/prices.json` changed while the companion runs: the new table, or, when
+ * the edit is broken, the table in force before it with the edit's errors (a typo mid-edit must
+ * not reprice the history with the built-in table).
+ */
+export function reloadPrices(home: string, current: PriceState): PriceState {
+  const next = loadPrices(home);
+  return next.errors.length ? { ...current, errors: next.errors } : next;
 }

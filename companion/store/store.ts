@@ -235,6 +235,8 @@ export class Store {
       input_base: input?.base ?? null,
       input_keep: input?.keep ?? 0,
       input_add: input ? input.add.join(',') : null,
+      analysis_version: packed.versions.analysis,
+      prices_version: packed.versions.prices,
     };
     const names = Object.keys(row);
     const updates = names.filter((n) => n !== 'id').map((n) => `${n} = excluded.${n}`);
@@ -254,10 +256,23 @@ export class Store {
   /** Stores an exchange's analysis and the summary fields derived from it (cost, cache brief, facts). */
   attachAnalysis(id: string, analysis: NonNullable<ExchangeRecord['analysis']>, patch: Partial<ExchangeSummary>): Promise<void> {
     const blob = deflate(JSON.stringify(analysis));
-    this.patch(id, patch, 'analysis', analysis, () =>
-      this.stmt('UPDATE bodies SET analysis = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(blob, id),
-    );
+    this.patch(id, patch, 'analysis', analysis, () => {
+      this.stmt('UPDATE bodies SET analysis = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(blob, id);
+      this.setVersions(id, { analysis: analysis.version, prices: analysis.pricesVersion });
+    });
     return Promise.resolve();
+  }
+
+  /**
+   * Marks an exchange's analysis as of these versions without a new one (its analysis failed):
+   * it is tried again when a version changes, not on every start.
+   */
+  markAnalysed(id: string, versions: { analysis: number; prices: string }): void {
+    this.push({ id, kind: 'analysis', run: () => this.setVersions(id, versions) });
+  }
+
+  private setVersions(id: string, v: { analysis: number | null; prices: string | null }): void {
+    this.stmt('UPDATE exchanges SET analysis_version = ?, prices_version = ? WHERE id = ?').run(v.analysis, v.prices, id);
   }
 
   /** Applies later facts about an exchange (e.g. a sub-agent's nickname) to its summary. */
@@ -347,6 +362,20 @@ export class Store {
       id,
     );
     return row ? (JSON.parse(row.summary) as ExchangeSummary) : null;
+  }
+
+  /**
+   * Ids of ended, captured model exchanges whose analysis is not of these versions (or missing),
+   * oldest first, `limit` after `after`: what a new release or an edited price table must
+   * recompute. Imported rollouts have no analysis (their cost is priced on import).
+   */
+  outdatedAnalyses(current: { analysis: number; prices: string }, after: string | null, limit: number): string[] {
+    return this.stmt<{ id: string }>(
+      `SELECT id FROM exchanges WHERE id > ? AND kind = 'model' AND source = 'captured' AND ended = 1
+         AND (analysis_version IS NOT ? OR prices_version IS NOT ?) ORDER BY id LIMIT ?`,
+    )
+      .all(after ?? '', current.analysis, current.prices, limit)
+      .map((r) => r.id);
   }
 
   /** Stored summaries, oldest first (by id), in pages of `limit` after `after`. */

@@ -1,6 +1,7 @@
 /**
  * The selected exchange: its full record, fetched on selection only (records can be megabytes),
- * and while it streams, its new assistant text (`exchange/subscribe` makes progress carry it).
+ * and while it streams, its new assistant text (`exchange/subscribe` makes progress carry it) and
+ * the record as it stands (request and layout: the Context tab shows them before the end).
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
@@ -51,17 +52,22 @@ export const useDetailStore = defineStore('detail', () => {
     subscribed = id;
   }
 
-  async function fetchRecord(id: string): Promise<void> {
+  /**
+   * Loads the record. `streaming`: the record as it stands, which is a bonus (the Response tab
+   * runs on live text), so failing to read it is no error; it is fetched again when it ends.
+   */
+  async function fetchRecord(id: string, streaming = false): Promise<void> {
     const mine = ++request;
     loading.value = true;
     error.value = null;
     try {
       const r = await settings.api.exchange(id);
       if (mine !== request) return;
+      if (streaming) return void (record.value = markRaw(r));
       remember(r);
       record.value = cache.get(id) ?? r;
     } catch (err) {
-      if (mine !== request) return;
+      if (mine !== request || streaming) return;
       error.value =
         err instanceof ApiError && err.type === 'not_found' ? tr('detail.gone') : err instanceof Error ? err.message : String(err);
     } finally {
@@ -69,7 +75,7 @@ export const useDetailStore = defineStore('detail', () => {
     }
   }
 
-  /** Opens an exchange. A streaming one has no record yet (the companion stores it when it ends). */
+  /** Opens an exchange. A streaming one is read as it stands (request and layout) and read again when it ends. */
   async function select(id: string | null): Promise<void> {
     if (id === selectedId.value) return;
     selectedId.value = id;
@@ -80,7 +86,10 @@ export const useDetailStore = defineStore('detail', () => {
     loading.value = false;
     if (!id) return subscribe(null);
     const summary = useExchangesStore().get(id);
-    if (summary?.status === 'streaming') return subscribe(id);
+    if (summary?.status === 'streaming') {
+      subscribe(id);
+      return fetchRecord(id, true);
+    }
     subscribe(null);
     const cached = cache.get(id);
     if (cached) record.value = cached;
@@ -96,6 +105,8 @@ export const useDetailStore = defineStore('detail', () => {
     cache.delete(s.id);
     if (s.id !== selectedId.value || s.status === 'streaming') return;
     subscribe(null);
+    // The record read while it streamed has no response or analysis: it must not stand for the finished one.
+    if (record.value?.status === 'streaming') record.value = null;
     void fetchRecord(s.id);
   }
 

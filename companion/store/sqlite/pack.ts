@@ -41,6 +41,8 @@ export interface PackedRecord {
   summary: ExchangeSummary;
   payload: Buffer;
   analysis: Buffer | null;
+  /** What the record's analysis was computed with (null without analysis, or before prices had versions). */
+  versions: { analysis: number | null; prices: string | null };
   /** Full input item hashes in order (the caller stores them as a delta), or null. */
   inputHashes: string[] | null;
   /** Hashes this exchange brings besides its input: tool list, WebSocket input, output. */
@@ -93,6 +95,7 @@ export async function packRecord(record: ExchangeRecord): Promise<PackedRecord> 
     summary: split.summary,
     payload,
     analysis: analysis ? deflate(JSON.stringify(analysis)) : null,
+    versions: { analysis: analysis?.version ?? null, prices: analysis?.pricesVersion ?? null },
     inputHashes: split.inputHashes,
     extra,
     items,

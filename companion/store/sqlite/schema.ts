@@ -14,7 +14,7 @@
 import type Database from 'better-sqlite3';
 import { MEASURE_NAMES } from './measures';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const sum = (sign: '+' | '-', row: 'NEW' | 'OLD') => MEASURE_NAMES.map((m) => `${m} = ${m} ${sign} ${row}.m_${m}`).join(', ');
 const measureCols = (type: string) => MEASURE_NAMES.map((m) => `${m} ${type} NOT NULL DEFAULT 0`).join(',\n  ');
@@ -218,6 +218,16 @@ CREATE TRIGGER items_text_delete AFTER DELETE ON items BEGIN
   DELETE FROM item_texts WHERE rowid = OLD.rowid;
 END;
 ALTER TABLE items DROP COLUMN text;
+`,
+  },
+  {
+    // Which analysis and price table each stored analysis was computed with, so that the ones a
+    // release or an edited prices.json made out of date are found without reading every analysis.
+    // NULL (every analysis stored before this step) is out of date.
+    name: 'analysis versions',
+    sql: `
+ALTER TABLE exchanges ADD COLUMN analysis_version INTEGER;
+ALTER TABLE exchanges ADD COLUMN prices_version TEXT;
 `,
   },
 ];

@@ -90,6 +90,30 @@ describe('the detail pane', () => {
     expect(w.get('[data-testid="window-unknown"]').text()).toContain('unknown');
   });
 
+  it('shows the Context tab of a streaming row from its request, and the tabs that need the end say it streams', async () => {
+    // As the companion serves an exchange whose response still streams: request captured, no usage or analysis yet.
+    const live: ExchangeRecord = {
+      ...record,
+      id: 'x-live',
+      status: 'streaming',
+      endedAt: null,
+      usage: null,
+      costUsd: null,
+      cache: null,
+      analysis: undefined,
+      response: { ...record.response, output: [], events: [] },
+    };
+    const w = await openDetail(live);
+    expect(w.get('[data-testid="context-group-tools"]').text()).toContain('11 nested tools');
+    expect(w.get('[data-testid="context-group-input"]').text()).toContain('environment context');
+    expect(w.get('[data-testid="no-estimate"]').text()).toBe(
+      'Token estimates arrive when the response ends: the companion analyses the exchange then.',
+    );
+    await tab(w, 'cache');
+    expect(w.find('[data-testid="context-tab"]').exists()).toBe(false);
+    expect(w.text()).toContain('This response is still streaming.');
+  });
+
   it('shows markup in a captured answer as text, and never runs it', async () => {
     const w = await openDetail();
     await tab(w, 'response');
@@ -186,6 +210,20 @@ describe('the detail pane', () => {
     await w.get('[data-testid="show-raw"]').trigger('click');
     expect(useUiStore().tokenView).toBe('raw');
     expect(w.find('[data-testid="context-unaccounted"]').exists()).toBe(false);
+  });
+
+  it('explains "unaccounted" from the bucket itself: its "?" opens the section of the context doc about it', async () => {
+    const [big] = analyseAll([await recordFrom(loadFixture('e-compaction-local-1.json'), { id: 'x-big' })]);
+    const w = await openDetail(big);
+    await w.get('[data-testid="context-unaccounted"] [data-doc="context-layout"]').trigger('click');
+    await flushPromises();
+    const sheet = w.get('[data-testid="doc-sheet"]');
+    expect(sheet.get('[data-testid="doc-title"]').text()).toBe('Context layout: Tools, Instructions, Input');
+    expect(sheet.text()).toContain('Unaccounted tokens');
+    expect(sheet.text()).toContain('between ×0.67 and ×1.5');
+    expect(w.get('[data-testid="calibration-warning"] [data-doc="context-layout"]').attributes('aria-label')).toBe(
+      'What “unaccounted” means, and when to trust the raw view',
+    );
   });
 
   it('shows the uncached input the companion counts, even when the cache field was not reported', async () => {

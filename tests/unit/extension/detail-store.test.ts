@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe('the detail store', () => {
-  it('streams the selected exchange’s text while it runs, then loads its record once it ends', async () => {
+  it('streams the selected exchange’s text while it runs, reads its record as it stands, then loads it again once it ends', async () => {
     const fetched: string[] = [];
     vi.stubGlobal(
       'fetch',
@@ -38,7 +38,9 @@ describe('the detail store', () => {
     const detail = useDetailStore();
     await detail.select(s.id);
     expect(socket.sent.at(-1)).toEqual({ type: 'exchange/subscribe', id: s.id });
-    expect(fetched).toEqual([]);
+    // The record as it stands is read at once (for the Context tab); not finding it is no error while it streams.
+    expect(fetched).toEqual([`http://127.0.0.1:8642/api/exchanges/${s.id}`]);
+    expect(detail.error).toBeNull();
     socket.deliver({
       type: 'exchange/progress',
       seq: 3,
@@ -62,6 +64,6 @@ describe('the detail store', () => {
     socket.deliver({ type: 'exchange/completed', seq: 5, exchange: { ...s, status: 'completed', endedAt: s.startedAt + 800 } });
     expect(socket.sent.at(-1)).toEqual({ type: 'exchange/unsubscribe', id: s.id });
     await vi.waitFor(() => expect(detail.error).toContain('no longer stored'));
-    expect(fetched).toEqual([`http://127.0.0.1:8642/api/exchanges/${s.id}`]);
+    expect(fetched).toEqual([`http://127.0.0.1:8642/api/exchanges/${s.id}`, `http://127.0.0.1:8642/api/exchanges/${s.id}`]);
   });
 });
