@@ -45,7 +45,8 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (c.req.method === 'GET') await ctx.captureSettled();
     await next();
   };
-  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/usage/*', '/reports/*', '/export']) api.use(p, settled);
+  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/sessions/*', '/usage', '/usage/*', '/reports/*', '/export'])
+    api.use(p, settled);
 
   api.get('/exchanges', async (c) => {
     const q = query(c, ExchangeListQuerySchema);
@@ -101,6 +102,12 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (!q.ok) return q.res;
     if (q.value.cursor && !decodeCursor(q.value.cursor)) return badRequest(c, 'cursor is not one this API gave');
     return c.json(await ctx.store.sessionList(q.value));
+  });
+
+  // One session's report, computed from that session's exchanges alone (the full list above reads every session).
+  api.get('/sessions/:id/report', async (c) => {
+    const report = await ctx.store.sessionReport(c.req.param('id'));
+    return report ? c.json(report) : notFound(c, `session ${c.req.param('id')}`);
   });
 
   api.delete('/sessions/:id', async (c) => {

@@ -43,6 +43,7 @@ export function historyOps(store: Store, home: string, log: Logger, parts: Histo
     prune: () => ({ deleted: store.pruneIfNeeded(), bytes: store.bytes(), maxBytes: store.maxBytes }),
     usage: (q: UsageQuery) => reports.usage(q),
     sessionReports: () => reports.sessions(),
+    sessionReport: (sessionId: string | null) => reports.session(sessionId),
     sessionList: (...a: Parameters<Store['sessions']>) => store.sessions(...a),
     mostExpensive: (...a: Parameters<Store['mostExpensive']>) => store.mostExpensive(...a),
     cacheMissesByCost: (...a: Parameters<Store['cacheMissesByCost']>) => store.cacheMissesByCost(...a),
