@@ -37,7 +37,11 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   };
   const store = Store.open({ home: config.home, log, maxBytes: config.maxStoreBytes });
   const runtime = new CaptureRuntime(new AddonManager(log), post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
-  const history = historyOps(store, config.home, log, () => [...runtime.live.values()].map((f) => f.assembler.responseId));
+  const history = historyOps(store, config.home, log, {
+    inflightResponseIds: () => [...runtime.live.values()].map((f) => f.assembler.responseId),
+    // Posted before the import's answer, on the same port: the main thread hears of them first.
+    onImported: config.announceImports ? (ids, last) => post({ t: 'imported', ids, last }) : undefined,
+  });
   const analysis = new AnalysisEngine(
     {
       threadSummaries: async (threadId) => store.list({ thread: threadId, limit: 20 }).items,

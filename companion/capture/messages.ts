@@ -55,6 +55,12 @@ export type FromWorker =
   | { t: 'analysed'; id: string; kind: 'model' | 'other'; summary: ExchangeSummary | null; usage: LiveUsage | null }
   /** Stored summaries that changed (a sub-agent's nickname learned later). */
   | { t: 'updated'; summaries: ExchangeSummary[] }
+  /**
+   * Exchanges an import added (rollouts, JSONL), a page of ids at a time, posted before the
+   * import's answer; `last` on the import's final page. Only when `announceImports` is set (the
+   * OTLP export sends them as spans).
+   */
+  | { t: 'imported'; ids: string[]; last: boolean }
   | { t: 'rateLimits'; rateLimits: RateLimits }
   | { t: 'wsTurn'; conn: number; turnId: string | null; open: boolean; clientMessages: number }
   | { t: 'stats'; stats: WorkerStats }
@@ -82,4 +88,6 @@ export interface WorkerConfig {
   addonModules: string[];
   /** The store's size cap in bytes. */
   maxStoreBytes: number;
+  /** Post an `imported` message for what each import adds (`--otlp-include-imported`). */
+  announceImports: boolean;
 }

@@ -22,7 +22,14 @@ export interface HistoryMirror {
   usage: LiveUsage;
 }
 
-export function historyOps(store: Store, home: string, log: Logger, inflightResponseIds: () => Iterable<string | null>) {
+export interface HistoryParts {
+  /** Response ids of exchanges still being captured (an import skips them). */
+  inflightResponseIds: () => Iterable<string | null>;
+  /** Told what each import added, a page of ids at a time (absent: nobody asked). */
+  onImported?: (ids: string[], last: boolean) => void;
+}
+
+export function historyOps(store: Store, home: string, log: Logger, parts: HistoryParts) {
   const reports = createReports(store);
   return {
     list: (q: ListQuery) => store.list(q),
@@ -56,7 +63,11 @@ export function historyOps(store: Store, home: string, log: Logger, inflightResp
       const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
       store.database.pragma(`max_page_count = ${n}`);
     },
-    import: (sources: ImportSources) => importHistory({ store, prices: loadPrices(home).table, inflightResponseIds }, sources),
+    import: (sources: ImportSources) =>
+      importHistory(
+        { store, prices: loadPrices(home).table, inflightResponseIds: parts.inflightResponseIds, onAdded: parts.onImported },
+        sources,
+      ),
   };
 }
 

@@ -22,12 +22,15 @@ import type { OtlpConfig, SignalTarget } from './config';
 import { createMetrics } from './metrics';
 import { SCHEMA_URL } from './semconv';
 import { BatchSender } from './sender';
+import { ImportedSpans } from './imported';
 import { chatSpan, type SpanSpec } from './spans';
 import { TurnTracker } from './turns';
 
 export interface OtlpExport {
   /** An exchange was stored and analysed: the export reads its record. */
   exchangeStored(exchange: { id: string; kind: string }): Promise<void>;
+  /** Exchanges an import added: spans only, and only with `includeImported` (never awaited). */
+  imported(ids: string[], last: boolean): void;
   status(): ExportStatus;
   /** Failures of both signals and the latest message, for the capture state the panel shows. */
   problems(): { exportFailures: number; exportLastError: string | null };
@@ -159,6 +162,19 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     };
   }
   const turns = new TurnTracker((spec) => emit(spec), config.turnIdleMillis);
+  // Imported history has its own turns: its exchanges must not end a live turn of the same thread.
+  const spanSender = sender;
+  const imported =
+    spanSender && config.includeImported
+      ? new ImportedSpans({
+          record: deps.record,
+          emit: (spec) => emit(spec),
+          room: () => config.batch.maxQueue - spanSender.snapshot().queued,
+          content: config.content,
+          log: deps.log,
+          page: Math.max(1, Math.min(64, Math.floor(config.batch.maxQueue / 4))),
+        })
+      : null;
   const sweep = setInterval(() => turns.sweep(Date.now()), Math.min(5000, config.turnIdleMillis / 2));
   sweep.unref();
 
@@ -193,10 +209,16 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     if (record) take(record);
   };
 
+  const tracesStatus = () => {
+    const s = sender?.snapshot();
+    return s ? { ...s, dropped: s.dropped + (imported?.dropped ?? 0) } : null;
+  };
+
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     clearInterval(sweep);
     try {
+      imported?.close();
       turns.endAll();
     } catch (err) {
       deps.log.warn(`otlp: ending open turns failed: ${describeError(err)}`);
@@ -213,6 +235,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
 
   return {
     exchangeStored: finished,
+    imported: (ids, last) => imported?.add(ids, last),
     problems: () => {
       const signals = [sender?.status, metricsStatus].filter((x) => x !== null && x !== undefined);
       const last = signals
@@ -220,7 +243,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
         .reduce<{ message: string; at: number } | null>((a, b) => (b && (!a || b.at > a.at) ? b : a), null);
       return { exportFailures: signals.reduce((a, x) => a + x.failures, 0), exportLastError: last?.message ?? null };
     },
-    status: () => ({ traces: sender?.snapshot() ?? null, metrics: metricsStatus ? { ...metricsStatus } : null, content: config.content }),
+    status: () => ({ traces: tracesStatus(), metrics: metricsStatus ? { ...metricsStatus } : null, content: config.content }),
     shutdown: () => (closing ??= shutdown()),
   };
 }
