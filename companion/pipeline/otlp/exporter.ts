@@ -12,17 +12,18 @@ import { randomBytes } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Link } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { TracerProvider, type IdGenerator, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { describeError, type Logger } from '../../lib/log';
 import type { ExportSignalStatus, ExportStatus } from '../../protocol/api';
 import type { ExchangeRecord } from '../../protocol/exchange';
-import { maskUrl, maskUrlsInText } from '../../lib/url-secrets';
+import { maskUrl } from '../../lib/url-secrets';
 import type { OtlpConfig, SignalTarget } from './config';
+import { ImportedSpans } from './imported';
 import { createMetrics } from './metrics';
+import { observedMetrics } from './observed-metrics';
 import { SCHEMA_URL } from './semconv';
 import { BatchSender } from './sender';
-import { ImportedSpans } from './imported';
 import { chatSpan, type SpanSpec } from './spans';
 import { TurnTracker } from './turns';
 
@@ -72,29 +73,6 @@ function exportOnce<T>(exporter: { export(items: T, done: (r: ExportResult) => v
   return new Promise((resolve, reject) => {
     exporter.export(items, (r) => (r.code === ExportResultCode.SUCCESS ? resolve() : reject(r.error ?? new Error('export failed'))));
   });
-}
-
-/** Counts the metric reader's export rounds for `/api/status`; a failed round is covered by the next (cumulative). */
-function observed(inner: PushMetricExporter, status: ExportSignalStatus, onFailure: () => void): PushMetricExporter {
-  return {
-    export(metrics: ResourceMetrics, done: (r: ExportResult) => void) {
-      inner.export(metrics, (r) => {
-        if (r.code === ExportResultCode.SUCCESS) {
-          status.exported++;
-          status.lastSuccessAt = Date.now();
-        } else {
-          status.failures++;
-          status.lastError = { message: maskUrlsInText(r.error ? describeError(r.error) : 'export failed'), at: Date.now() };
-          onFailure();
-        }
-        done(r);
-      });
-    },
-    forceFlush: () => inner.forceFlush(),
-    shutdown: () => inner.shutdown(),
-    selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
-    selectAggregation: inner.selectAggregation?.bind(inner),
-  };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
@@ -184,7 +162,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     ? { ...targetOf(config.metrics), exported: 0, queued: 0, dropped: 0, failures: 0, lastError: null, lastSuccessAt: null, retryAt: null }
     : null;
   if (config.metrics && metricsStatus) {
-    const exporter = observed(await metricExporter(config.metrics, config.timeoutMillis), metricsStatus, onFailure);
+    const exporter = observedMetrics(await metricExporter(config.metrics, config.timeoutMillis), metricsStatus, onFailure);
     const reader = new PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: config.metricIntervalMillis,
