@@ -176,6 +176,8 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       logLevel: opts.logLevel ?? 'info',
       addonModules: opts.captureAddons ?? [],
       maxStoreBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+      // Imports name what they added only when the export sends it.
+      announceImports: otlp?.includeImported === true && otlp.traces !== null,
     },
     createSink({
       hub,
@@ -185,6 +187,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       wsTurn: (conn, open, turnId, clientMessages) => captureHost.channel.wsTurns.get(conn)?.(open, turnId, clientMessages),
       // The export reads the stored, analysed record.
       stored: (exchange) => exporter?.exchangeStored(exchange),
+      imported: (ids, last) => exporter?.imported(ids, last),
     }),
     log,
     opts.captureThread ?? 'auto',

@@ -51,6 +51,8 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   const history = historyOps(store, config.home, log, {
     inflightResponseIds: () => [...runtime.live.values()].map((f) => f.assembler.responseId),
     prices: () => analysis.prices.table,
+    // Posted before the import's answer, on the same port: the main thread hears of them first.
+    onImported: config.announceImports ? (ids, last) => post({ t: 'imported', ids, last }) : undefined,
   });
   const addons = runtime.addons;
   let sentStats = '';

@@ -58,6 +58,12 @@ export type FromWorker =
    * `usage` when the change moved the totals.
    */
   | { t: 'updated'; summaries: ExchangeSummary[]; usage: LiveUsage | null }
+  /**
+   * Exchanges an import added (rollouts, JSONL), a page of ids at a time, posted before the
+   * import's answer; `last` on the import's final page. Only when `announceImports` is set (the
+   * OTLP export sends them as spans).
+   */
+  | { t: 'imported'; ids: string[]; last: boolean }
   | { t: 'rateLimits'; rateLimits: RateLimits }
   | { t: 'wsTurn'; conn: number; turnId: string | null; open: boolean; clientMessages: number }
   | { t: 'stats'; stats: WorkerStats }
@@ -85,4 +91,6 @@ export interface WorkerConfig {
   addonModules: string[];
   /** The store's size cap in bytes. */
   maxStoreBytes: number;
+  /** Post an `imported` message for what each import adds (`--otlp-include-imported`). */
+  announceImports: boolean;
 }

@@ -27,6 +27,8 @@ export interface HistoryParts {
   inflightResponseIds(): Iterable<string | null>;
   /** The price table in force (it follows edits of prices.json). */
   prices(): PriceTable;
+  /** Told what each import added, a page of ids at a time (absent: nobody asked). */
+  onImported?: (ids: string[], last: boolean) => void;
 }
 
 export function historyOps(store: Store, home: string, log: Logger, parts: HistoryParts) {
@@ -65,7 +67,7 @@ export function historyOps(store: Store, home: string, log: Logger, parts: Histo
       store.database.pragma(`max_page_count = ${n}`);
     },
     import: (sources: ImportSources) =>
-      importHistory({ store, prices: parts.prices(), inflightResponseIds: parts.inflightResponseIds }, sources),
+      importHistory({ store, prices: parts.prices(), inflightResponseIds: parts.inflightResponseIds, onAdded: parts.onImported }, sources),
   };
 }
 

@@ -19,6 +19,8 @@ export interface SinkParts {
   wsTurn(conn: number, open: boolean, turnId: string | null, clientMessages: number): void;
   /** After an exchange and its analysis are stored (the OTLP export reads it then). */
   stored?(exchange: { id: string; kind: string }): Promise<void> | undefined;
+  /** Exchanges an import added (the OTLP export queues them; nothing here waits for it). */
+  imported?(ids: string[], last: boolean): void;
 }
 
 export function createSink(p: SinkParts): Sink {
@@ -65,6 +67,9 @@ export function createSink(p: SinkParts): Sink {
         if (m.usage) p.hub.usageUpdated(m.usage);
         return;
       }
+      case 'imported':
+        p.imported?.(m.ids, m.last);
+        return;
       case 'rateLimits':
         p.hub.rateLimitsUpdated(p.rateLimits.update(m.rateLimits));
         return;

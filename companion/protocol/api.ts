@@ -39,7 +39,10 @@ export const ExportSignalStatusSchema = z.object({
   /** Spans accepted by the backend; for metrics, export rounds accepted. */
   exported: z.number(),
   queued: z.number(),
-  /** Dropped, oldest first, because the queue was full while the backend did not accept. */
+  /**
+   * Dropped, oldest first, because the queue was full while the backend did not accept (for
+   * traces, imported exchanges still waiting to become spans count too).
+   */
   dropped: z.number(),
   failures: z.number(),
   lastError: z.object({ message: z.string(), at: z.number() }).nullable(),

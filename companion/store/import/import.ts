@@ -30,7 +30,15 @@ export interface ImportContext {
   prices: PriceTable;
   /** Response ids of exchanges still being captured (not in the store yet). */
   inflightResponseIds?: () => Iterable<string | null>;
+  /**
+   * Told the ids of what was added, a page at a time (at most `ADDED_PAGE`), so a big import is
+   * never one list; `last` on the final page of a run that added anything.
+   */
+  onAdded?: (ids: string[], last: boolean) => void;
 }
+
+/** How many added ids `onAdded` is told at once. */
+export const ADDED_PAGE = 256;
 
 export function emptyReport(): ImportReport {
   return { files: 0, lines: 0, malformed: 0, exchanges: 0, added: 0, duplicates: 0, threads: 0, errors: [] };
@@ -64,6 +72,8 @@ export function parseJsonl(text: string): { records: ExchangeRecord[]; malformed
 
 export class Importer {
   private readonly knownResponses = new Set<string>();
+  private added: string[] = [];
+  private announced = false;
 
   constructor(private readonly ctx: ImportContext) {
     for (const s of ctx.store.summaries()) if (s.responseId) this.knownResponses.add(s.responseId);
@@ -88,7 +98,19 @@ export class Importer {
       await this.ctx.store.append(r);
       if (r.responseId) this.knownResponses.add(r.responseId);
       report.added++;
+      if (this.ctx.onAdded) {
+        this.added.push(r.id);
+        if (this.added.length >= ADDED_PAGE) this.announce(false);
+      }
     }
+  }
+
+  private announce(last: boolean): void {
+    if (!this.added.length && !(last && this.announced)) return;
+    const ids = this.added;
+    this.added = [];
+    this.announced = true;
+    this.ctx.onAdded?.(ids, last);
   }
 
   async importFile(file: string, report: ImportReport): Promise<void> {
@@ -122,7 +144,12 @@ export class Importer {
   async run(sources: ImportSources): Promise<ImportReport> {
     const report = emptyReport();
     const files = [...(sources.codexHomes ?? []).flatMap(rolloutFiles), ...(sources.files ?? [])];
-    for (const f of files) await this.importFile(f, report);
+    try {
+      for (const f of files) await this.importFile(f, report);
+    } finally {
+      // What was stored is announced even if a later file threw.
+      this.announce(true);
+    }
     return report;
   }
 }

@@ -5,7 +5,7 @@ import { BUILTIN_PRICES, rollupUsage } from '../../../companion/analysis';
 import { createLogger } from '../../../companion/lib/log';
 import { ExchangeRecordSchema } from '../../../companion/protocol/exchange';
 import { rolloutFiles, readTextFile } from '../../../companion/store/import/files';
-import { importHistory } from '../../../companion/store/import/import';
+import { ADDED_PAGE, importHistory } from '../../../companion/store/import/import';
 import { parseRollout } from '../../../companion/store/import/rollout';
 import { Store } from '../../../companion/store/store';
 import { tempHome } from '../../support/companion';
@@ -159,5 +159,32 @@ describe('importing Codex rollouts', () => {
     const report = await importHistory({ store: s, prices: BUILTIN_PRICES }, { files: [broken], codexHomes: [fixture('incomplete')] });
     expect(report.errors).toEqual([expect.stringMatching(/rollout-broken\.jsonl\.zst is not valid zstd/)]);
     expect(report.added).toBe(1);
+  });
+
+  it('tells what it added a page of ids at a time, the final page marked, and not what it skipped', async () => {
+    const s = store();
+    const file = rolloutFiles(fixture('incomplete'))[0];
+    const [record] = parseRollout(readTextFile(file), { prices: BUILTIN_PRICES, file }).records;
+    const n = ADDED_PAGE * 2 + 3;
+    const jsonl = path.join(homes[0], 'export.jsonl');
+    const ids = Array.from({ length: n }, (_, i) => `${record.id}${String(i).padStart(4, '0')}`);
+    fs.writeFileSync(jsonl, ids.map((id, i) => JSON.stringify({ ...record, id, responseId: `resp_page_${i}` })).join('\n'));
+    const pages: [number, boolean][] = [];
+    const announced: string[] = [];
+    const onAdded = (page: string[], last: boolean) => {
+      pages.push([page.length, last]);
+      announced.push(...page);
+    };
+    const report = await importHistory({ store: s, prices: BUILTIN_PRICES, onAdded }, { files: [jsonl] });
+    expect(report.added).toBe(n);
+    expect(pages).toEqual([
+      [ADDED_PAGE, false],
+      [ADDED_PAGE, false],
+      [3, true],
+    ]);
+    expect(announced).toEqual(ids);
+    pages.length = 0;
+    await importHistory({ store: s, prices: BUILTIN_PRICES, onAdded }, { files: [jsonl] });
+    expect(pages).toEqual([]);
   });
 });
