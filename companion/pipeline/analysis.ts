@@ -10,6 +10,7 @@ import { describeError, type Logger } from '../lib/log';
 import type { ExchangeAnalysis } from '../protocol/analysis';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { loadPrices, type PriceState } from '../store/prices-file';
+import type { Store } from '../store/store';
 
 /** Threads whose latest exchange is kept for the next one's analysis. */
 const KEEP_THREADS = 16;
@@ -23,10 +24,22 @@ function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
   return (r ? { ...r, analysis: undefined, response: { ...r.response, events: [], body: undefined } } : r) as T;
 }
 
-/** What the analysis asks of the store (on the main thread until the store moves here). */
+/** What the analysis asks of the store. */
 export interface StoreReads {
-  threadSummaries(threadId: string): Promise<ExchangeSummary[]>;
+  /** The latest exchanges of a thread that started before `until` (epoch ms, exclusive). */
+  threadSummaries(threadId: string, until: number): Promise<ExchangeSummary[]>;
   record(id: string): Promise<ExchangeRecord | null>;
+}
+
+/**
+ * The reads over a store. Bounded by the record's start: an imported record can be older than
+ * the thread's latest exchanges, and its previous is the latest one before it, not the latest.
+ */
+export function storeReads(store: Pick<Store, 'list' | 'get'>): StoreReads {
+  return {
+    threadSummaries: async (threadId, until) => store.list({ thread: threadId, until, limit: 20 }).items,
+    record: (id) => store.get(id),
+  };
 }
 
 export class AnalysisEngine {
@@ -50,7 +63,8 @@ export class AnalysisEngine {
   private async previous(record: ExchangeRecord): Promise<ExchangeRecord | null> {
     if (!record.threadId) return null;
     const kept = this.latest.get(record.threadId);
-    const candidates = await this.store.threadSummaries(record.threadId);
+    // `until` is exclusive; a previous that started in the same millisecond is ordered by id.
+    const candidates = await this.store.threadSummaries(record.threadId, record.startedAt + 1);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
     return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id));

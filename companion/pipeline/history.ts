@@ -11,10 +11,10 @@ import { createReports } from '../reports';
 import { EXPORT_FORMATS, type ExportFormat } from '../store/export';
 import { exportRecords, type ExportQuery } from '../store/export/select';
 import { importHistory, type ImportSources } from '../store/import/import';
-import { loadPrices } from '../store/prices-file';
 import type { ListQuery, Store } from '../store/store';
 import { importLegacyStore } from '../store/migrate-legacy';
 import type { Logger } from '../lib/log';
+import type { AnalysisEngine } from './analysis';
 
 /** What the main thread keeps of the history to answer the live feed at once (its snapshot). */
 export interface HistoryMirror {
@@ -22,7 +22,13 @@ export interface HistoryMirror {
   usage: LiveUsage;
 }
 
-export function historyOps(store: Store, home: string, log: Logger, inflightResponseIds: () => Iterable<string | null>) {
+export function historyOps(
+  store: Store,
+  home: string,
+  log: Logger,
+  analysis: Pick<AnalysisEngine, 'run'>,
+  inflightResponseIds: () => Iterable<string | null>,
+) {
   const reports = createReports(store);
   return {
     list: (q: ListQuery) => store.list(q),
@@ -56,7 +62,8 @@ export function historyOps(store: Store, home: string, log: Logger, inflightResp
       const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
       store.database.pragma(`max_page_count = ${n}`);
     },
-    import: (sources: ImportSources) => importHistory({ store, prices: loadPrices(home).table, inflightResponseIds }, sources),
+    /** Imported records go through the capture's own analysis engine, in their threads' order. */
+    import: (sources: ImportSources) => importHistory({ store, analyse: (r) => analysis.run(r), inflightResponseIds }, sources),
   };
 }
 

@@ -7,12 +7,17 @@
  * derive from the file's content) and skipped: importing the same files again changes nothing, and
  * a response both captured and found in a rollout is counted once. Bad lines are skipped and
  * counted; a file that cannot be read is reported and the others go on.
+ *
+ * Each added record gets the analysis a capture gets (cost, cache verdict against the previous
+ * exchange of its thread, context, diff), one at a time in the order of its thread, yielding to
+ * the event loop after each so that the capture sharing this thread is never held up by an import.
  */
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describeError } from '../../lib/log';
 import { describeIssues } from '../../protocol/issues';
-import type { PriceTable } from '../../protocol/analysis';
-import { ExchangeRecordSchema, type ExchangeRecord } from '../../protocol/exchange';
+import type { ExchangeAnalysis } from '../../protocol/analysis';
+import { ExchangeRecordSchema, type ExchangeRecord, type ExchangeSummary } from '../../protocol/exchange';
 import type { ImportReport } from '../../protocol/api';
 import type { Store } from '../store';
 import { isRolloutFile, readTextFile, rolloutFiles } from './files';
@@ -27,7 +32,11 @@ export interface ImportSources {
 
 export interface ImportContext {
   store: Store;
-  prices: PriceTable;
+  /**
+   * The capture's analysis (pipeline/analysis.ts `AnalysisEngine.run`): null when the record gets
+   * none, or when it failed (reported there; the record stays stored without it).
+   */
+  analyse(record: ExchangeRecord): Promise<{ analysis: ExchangeAnalysis; patch: Partial<ExchangeSummary> } | null>;
   /** Response ids of exchanges still being captured (not in the store yet). */
   inflightResponseIds?: () => Iterable<string | null>;
 }
@@ -77,7 +86,11 @@ export class Importer {
     return false;
   }
 
-  /** Appends the records not yet known, counting them in `report`. */
+  /**
+   * Appends the records not yet known, counting them in `report`, and analyses each one right
+   * after it is stored, so the next of its thread finds it as its previous. A record that comes
+   * with its analysis (a JSONL export) keeps it: that is what was exported.
+   */
   async add(records: ExchangeRecord[], report: ImportReport): Promise<void> {
     for (const r of records) {
       report.exchanges++;
@@ -88,6 +101,11 @@ export class Importer {
       await this.ctx.store.append(r);
       if (r.responseId) this.knownResponses.add(r.responseId);
       report.added++;
+      if (!r.analysis) {
+        const out = await this.ctx.analyse(r);
+        if (out) await this.ctx.store.attachAnalysis(r.id, out.analysis, out.patch);
+      }
+      await yieldToLoop();
     }
   }
 
@@ -101,7 +119,7 @@ export class Importer {
     }
     report.files++;
     if (isRolloutFile(file)) {
-      const parsed = parseRollout(text, { prices: this.ctx.prices, file: path.basename(file) });
+      const parsed = parseRollout(text, { file: path.basename(file) });
       report.lines += parsed.lines;
       report.malformed += parsed.malformed;
       if (!parsed.thread) {
@@ -116,7 +134,11 @@ export class Importer {
     report.lines += parsed.lines;
     report.malformed += parsed.malformed;
     for (const e of parsed.errors) report.errors.push(`${file} ${e}`);
-    await this.add(parsed.records, report);
+    // Oldest first, as the analysis needs each thread in order (exports are; other files may not be).
+    await this.add(
+      parsed.records.sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      report,
+    );
   }
 
   async run(sources: ImportSources): Promise<ImportReport> {
