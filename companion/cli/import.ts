@@ -11,6 +11,7 @@ import { readSettings } from '../lib/settings';
 import { AnalysisEngine, storeReads } from '../pipeline/analysis';
 import { ImportReportSchema, type ImportReport } from '../protocol/api';
 import { importHistory, type ImportSources } from '../store/import/import';
+import { RateLimitState } from '../store/ratelimit-state';
 import { Store } from '../store/store';
 import { callApi } from './client';
 import { probe } from '../lib/probe';
@@ -74,6 +75,8 @@ export async function importCommand(args: string[]): Promise<number> {
     const analysis = new AnalysisEngine(storeReads(store), log, h, readSettings(h).contextWindows ?? {});
     report = await importHistory({ store, analyse: (r) => analysis.run(r) }, sources);
     store.close();
+    // What the popup shows when the companion starts next, unless it knows a newer reading.
+    if (report.rateLimits) RateLimitState.inHome(h).update(report.rateLimits);
   }
   console.log(values.json ? JSON.stringify(report, null, 2) : describeReport(report));
   return report.errors.length && report.files === 0 ? 1 : 0;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol/exchange';
+import type { RateLimits } from '../../companion/protocol/ratelimits';
 import { cli, startCli, type RunningCli } from '../support/cli';
 import { tempHomes } from '../support/companion';
 import { freePort } from '../support/ports';
@@ -66,6 +67,9 @@ describe('codex-devtools demo', () => {
     const record = await api<ExchangeRecord>(port, token, `/exchanges/${codeMode.id}`);
     expect((record.request.body as { input: { type: string }[] }).input.some((i) => i.type === 'additional_tools')).toBe(true);
     expect(record.analysis?.context?.sections.some((s) => s.group === 'tools')).toBe(true);
+    // The gauges show the newest reading the traffic carried: the 429's, its 5-hour window used up.
+    const { rateLimits } = await api<{ rateLimits: RateLimits | null }>(port, token, '/ratelimits');
+    expect(rateLimits?.codex[0].primary).toMatchObject({ usedPercent: 100, windowMinutes: 300 });
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)('removes its state directory when stopped with %s', async (signal) => {

@@ -42,7 +42,7 @@ export interface ImportContext {
 }
 
 export function emptyReport(): ImportReport {
-  return { files: 0, lines: 0, malformed: 0, exchanges: 0, added: 0, duplicates: 0, threads: 0, errors: [] };
+  return { files: 0, lines: 0, malformed: 0, exchanges: 0, added: 0, duplicates: 0, threads: 0, errors: [], rateLimits: null };
 }
 
 /** Parses a JSONL export: one record per line in the documented schema. */
@@ -101,6 +101,7 @@ export class Importer {
       await this.ctx.store.append(r);
       if (r.responseId) this.knownResponses.add(r.responseId);
       report.added++;
+      if (r.rateLimits && r.rateLimits.observedAt >= (report.rateLimits?.observedAt ?? -Infinity)) report.rateLimits = r.rateLimits;
       if (!r.analysis) {
         const out = await this.ctx.analyse(r);
         if (out) await this.ctx.store.attachAnalysis(r.id, out.analysis, out.patch);

@@ -124,6 +124,22 @@ describe('analysis of imported rollouts', () => {
   });
 });
 
+describe('rate limits of imported exchanges', () => {
+  it('reports the newest reading among the exchanges added, and none when nothing was added', async () => {
+    const { store, home } = open();
+    const older = await recordOf('d-ratelimit-headers-ok-1.json', { id: '0mx4h3zz000limits001', startedAt: Date.UTC(2026, 10, 30, 9) });
+    const newer = await recordOf('d-http429-usage-limit-1.json', { id: '0mx4h3zz000limits002', startedAt: Date.UTC(2026, 10, 30, 10) });
+    const at = (r: ExchangeRecord) => ({ ...r, rateLimits: r.rateLimits && { ...r.rateLimits, observedAt: r.startedAt } });
+    const file = path.join(home, 'limits.jsonl');
+    // Newest first in the file: the report picks by time, not by order.
+    fs.writeFileSync(file, toJsonl([at(newer), at(older)]));
+    const report = await importHistory(importContext(store, home), { files: [file] });
+    expect(report.rateLimits?.observedAt).toBe(Date.UTC(2026, 10, 30, 10));
+    expect(report.rateLimits?.codex[0].primary?.usedPercent).toBe(100);
+    expect((await importHistory(importContext(store, home), { files: [file] })).rateLimits).toBeNull();
+  });
+});
+
 describe('analysis of imported JSONL', () => {
   it('judges an exchange without usage not applicable and leaves its cost unknown, never $0', async () => {
     const { store, home } = open();
