@@ -89,9 +89,12 @@ export class Importer {
   /**
    * Appends the records not yet known, counting them in `report`, and analyses each one right
    * after it is stored, so the next of its thread finds it as its previous. A record that comes
-   * with its analysis (a JSONL export) keeps it: that is what was exported.
+   * with its analysis (a JSONL export) keeps it: that is what was exported. Then the exchanges
+   * already stored right after an added one in its thread (a capture after a gap the import
+   * filled) are analysed again: their previous is now the added one.
    */
   async add(records: ExchangeRecord[], report: ImportReport): Promise<void> {
+    const added: ExchangeRecord[] = [];
     for (const r of records) {
       report.exchanges++;
       if (this.isKnown(r)) {
@@ -101,6 +104,7 @@ export class Importer {
       await this.ctx.store.append(r);
       if (r.responseId) this.knownResponses.add(r.responseId);
       report.added++;
+      added.push(r);
       if (r.rateLimits && r.rateLimits.observedAt >= (report.rateLimits?.observedAt ?? -Infinity)) report.rateLimits = r.rateLimits;
       if (!r.analysis) {
         const out = await this.ctx.analyse(r);
@@ -108,6 +112,27 @@ export class Importer {
       }
       await yieldToLoop();
     }
+    for (const id of this.successors(added)) {
+      const next = await this.ctx.store.get(id);
+      const out = next && (await this.ctx.analyse(next));
+      if (out) await this.ctx.store.attachAnalysis(id, out.analysis, out.patch);
+      await yieldToLoop();
+    }
+  }
+
+  /** Ids of the stored exchanges that come right after one of `added` in its thread and are not themselves among them, in order. */
+  private successors(added: ExchangeRecord[]): string[] {
+    const ids = new Set(added.map((r) => r.id));
+    const out = new Set<string>();
+    for (const r of added) {
+      if (!r.threadId) continue;
+      const later = (s: ExchangeSummary) => s.startedAt > r.startedAt || (s.startedAt === r.startedAt && s.id > r.id);
+      const next = this.ctx.store
+        .list({ thread: r.threadId, since: r.startedAt, sort: 'time', order: 'asc', limit: 50 })
+        .items.find((s) => s.kind === 'model' && later(s));
+      if (next && !ids.has(next.id)) out.add(next.id);
+    }
+    return [...out];
   }
 
   async importFile(file: string, report: ImportReport): Promise<void> {

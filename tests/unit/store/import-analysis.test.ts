@@ -103,6 +103,25 @@ describe('analysis of imported rollouts', () => {
     expect(first.analysis?.cache.previousId).toBeNull();
   });
 
+  it('judges again an exchange stored after a gap that the import fills: its previous is now the imported one', async () => {
+    const { store, home } = open();
+    const ctx = importContext(store, home);
+    const [file] = rolloutFiles(fixture('compaction-local'));
+    const parsed = parseRollout(readTextFile(file), { file }).records;
+    // Captured while the two before it were not (capture paused, say): judged as the first of its thread.
+    const captured = { ...parsed.at(-1)!, source: 'captured' as const };
+    await store.append(captured);
+    const alone = (await ctx.analyse(captured))!;
+    await store.attachAnalysis(captured.id, alone.analysis, alone.patch);
+    expect(alone.analysis.cache.previousId).toBeNull();
+    await importHistory(ctx, { codexHomes: [fixture('compaction-local')] });
+    const [, second, third] = await records(store);
+    expect(third.id).toBe(captured.id);
+    expect(third.analysis?.cache.previousId).toBe(second.id);
+    expect(store.summary(third.id)?.cache?.expectedCachedTokens).toBe(third.analysis?.cache.expectedCachedTokens);
+    expect(third.analysis?.cache.expectedCachedTokens).not.toBe(alone.analysis.cache.expectedCachedTokens);
+  });
+
   it('changes nothing, analysis included, when the same files are imported again', async () => {
     const { store, home } = open();
     const ctx = importContext(store, home);
