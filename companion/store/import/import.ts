@@ -112,27 +112,26 @@ export class Importer {
       }
       await yieldToLoop();
     }
-    for (const id of this.successors(added)) {
-      const next = await this.ctx.store.get(id);
-      const out = next && (await this.ctx.analyse(next));
-      if (out) await this.ctx.store.attachAnalysis(id, out.analysis, out.patch);
+    // One look-up per added record, each followed by a yield like the appends above.
+    const ids = new Set(added.map((r) => r.id));
+    for (const r of added) {
+      const id = this.successor(r);
+      if (id && !ids.has(id)) {
+        ids.add(id); // analysed once, however many added records it follows
+        const next = await this.ctx.store.get(id);
+        const out = next && (await this.ctx.analyse(next));
+        if (out) await this.ctx.store.attachAnalysis(id, out.analysis, out.patch);
+      }
       await yieldToLoop();
     }
   }
 
-  /** Ids of the stored exchanges that come right after one of `added` in its thread and are not themselves among them, in order. */
-  private successors(added: ExchangeRecord[]): string[] {
-    const ids = new Set(added.map((r) => r.id));
-    const out = new Set<string>();
-    for (const r of added) {
-      if (!r.threadId) continue;
-      const later = (s: ExchangeSummary) => s.startedAt > r.startedAt || (s.startedAt === r.startedAt && s.id > r.id);
-      const next = this.ctx.store
-        .list({ thread: r.threadId, since: r.startedAt, sort: 'time', order: 'asc', limit: 50 })
-        .items.find((s) => s.kind === 'model' && later(s));
-      if (next && !ids.has(next.id)) out.add(next.id);
-    }
-    return [...out];
+  /** The id of the model exchange stored right after `r` in its thread, or null. */
+  private successor(r: ExchangeRecord): string | null {
+    if (!r.threadId) return null;
+    const later = (s: ExchangeSummary) => s.startedAt > r.startedAt || (s.startedAt === r.startedAt && s.id > r.id);
+    const page = this.ctx.store.list({ thread: r.threadId, since: r.startedAt, sort: 'time', order: 'asc', limit: 50 });
+    return page.items.find((s) => s.kind === 'model' && later(s))?.id ?? null;
   }
 
   async importFile(file: string, report: ImportReport): Promise<void> {
