@@ -55,7 +55,7 @@ const ROUTE: Route = { profileId: 'default', upstream: 'https://api.openai.com/v
 const NOT_REPLAYED = new Set(['authorization', 'cookie', 'content-length', 'host']);
 
 // Fixture bodies are open-ended JSON read field by field: `any` on purpose.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Fixture = any;
 
 /**
