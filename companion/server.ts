@@ -212,7 +212,11 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const imports = createImportRunner(
     (sources) => store.import(sources),
     () => captureHost.idle(),
-    () => hub.reset('history was imported'),
+    (report) => {
+      // As a capture's readings do: an imported reading older than the live state's changes nothing.
+      if (report.rateLimits) hub.rateLimitsUpdated(rateLimits.update(report.rateLimits));
+      hub.reset('history was imported');
+    },
   );
 
   const ctx: CompanionContext = {

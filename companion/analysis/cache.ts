@@ -37,8 +37,8 @@ function idleReason(idleMs: number | null, t: CacheThresholds): CacheReason | nu
   };
 }
 
-/** Every reason the diff and the timing give for a shortfall, in a fixed order. */
-function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds): CacheReason[] {
+/** Every reason the diff and the timing give for a shortfall, in a fixed order. `fromRollout`: either side was read from a Codex rollout. */
+function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds, fromRollout: boolean): CacheReason[] {
   const reasons: CacheReason[] = [];
   const field = (f: string) => diff.fields.find((x) => x.field === f);
   const change = (f: string, label = f) => {
@@ -96,7 +96,13 @@ function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThreshold
     ].filter(Boolean);
     if (edits.length > 0) reasons.push({ code: 'input_modified', detail: edits.join('; ') });
   }
-  if (reasons.length === 0) {
+  if (reasons.length === 0 && fromRollout) {
+    reasons.push({
+      code: 'unexplained',
+      detail:
+        'read from a Codex rollout, which holds no tools, cache key, headers or route: a change there cannot be named, only ruled out in the input',
+    });
+  } else if (reasons.length === 0) {
     const other = diff.fields.map((f) => f.field);
     reasons.push({
       code: 'unexplained',
@@ -220,7 +226,7 @@ export function analyzeCache(
     why: `read ${int(cached)} cached tokens where ${int(expected)} were expected: ${int(shortfall)} short`,
     expectedCachedTokens: expected,
     miss: true,
-    reasons: diff ? missReasons(diff, idleMs, t) : withoutBody(idleMs, t),
+    reasons: diff ? missReasons(diff, idleMs, t, current.source === 'rollout' || previous.source === 'rollout') : withoutBody(idleMs, t),
     missedTokens,
     missCostUsd: missCost(cost, missedTokens),
   };

@@ -142,5 +142,10 @@ export const ImportReportSchema = z.object({
   duplicates: z.number().int().nonnegative(),
   /** Files that could not be read, and the first problems of malformed JSONL lines. */
   errors: z.array(z.string()),
+  /**
+   * The newest rate-limit reading among the exchanges added (a rollout's token_count, a captured
+   * exchange's headers), for the live state, which keeps it only when nothing newer is known.
+   */
+  rateLimits: RateLimitsSchema.nullable().default(null),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

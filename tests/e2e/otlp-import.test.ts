@@ -11,7 +11,6 @@ import { ImportReportSchema, type ImportReport } from '../../companion/protocol/
 import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol/exchange';
 import { readTextFile, rolloutFiles } from '../../companion/store/import/files';
 import { parseRollout } from '../../companion/store/import/rollout';
-import { loadPrices } from '../../companion/store/prices-file';
 import { cli, startCli, type RunningCli } from '../support/cli';
 import { runCodex, type CodexRun } from '../support/codex';
 import { tempHomes } from '../support/companion';
@@ -29,7 +28,7 @@ const home = tempHomes();
 
 /** What the companion's own parser makes of the rollouts: the records an import stores. */
 const rolloutRecords: ExchangeRecord[] = CODEX_HOMES.flatMap(rolloutFiles).flatMap(
-  (f) => parseRollout(readTextFile(f), { prices: loadPrices(home()).table, file: path.basename(f) }).records,
+  (f) => parseRollout(readTextFile(f), { file: path.basename(f) }).records,
 );
 
 /** The imported turns (a turnless exchange is a turn of its own) and their exchanges. */
