@@ -59,7 +59,21 @@ export function sortValue(s: ExchangeSummary, key: SortKeyName): number {
 
 /** The summary's searchable text, lower-cased (the store indexes it beside the items' text). */
 export function summaryText(s: ExchangeSummary): string {
-  return [s.id, s.model, s.preview, s.path, s.error?.message, s.agent.name, s.agent.nickname, s.sessionId, s.threadId, s.turnId]
+  // The requested and sent models too: a search finds an exchange by the model Codex asked for, whichever answered.
+  return [
+    s.id,
+    s.model,
+    s.route.modelRequested,
+    s.route.modelSent,
+    s.preview,
+    s.path,
+    s.error?.message,
+    s.agent.name,
+    s.agent.nickname,
+    s.sessionId,
+    s.threadId,
+    s.turnId,
+  ]
     .filter((v): v is string => typeof v === 'string')
     .join('\n')
     .toLowerCase();
