@@ -33,7 +33,7 @@ export const WIDTHS: Record<Exclude<ColumnKey, 'preview'>, number> = {
   cached: 64,
   output: 58,
   reasoning: 78,
-  cache: 78,
+  cache: 86,
   cost: 66,
   duration: 70,
 };
