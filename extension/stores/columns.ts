@@ -16,6 +16,8 @@ export const useColumnsStore = defineStore('columns', () => {
 
   async function toggle(c: ColumnKey): Promise<void> {
     if (c === 'time') return;
+    // The stored choice first, so a read still under way cannot undo this one.
+    await load();
     hiddenList.value = hidden.value.has(c) ? hiddenList.value.filter((x) => x !== c) : [...hiddenList.value, c];
     await writeHiddenColumns(hiddenList.value);
   }
