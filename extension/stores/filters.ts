@@ -43,6 +43,14 @@ export const useFiltersStore = defineStore('filters', () => {
     showThread: (session: string | null, thread: string) => set({ session, thread }),
     clearThread: () => set({ thread: null }),
     toggleSort,
+    /**
+     * A session's exchanges by what they cost, or its cache misses by what they cost: the list a
+     * triage view hands over to, with the exchange the user picked in it.
+     */
+    showByCost: (session: string | null, misses: boolean) => {
+      filter.value = { ...EMPTY_FILTER, session, miss: misses };
+      sort.value = { key: misses ? 'missCost' : 'cost', order: 'desc' };
+    },
     reset: () => {
       filter.value = { ...EMPTY_FILTER };
       sort.value = null;

@@ -93,7 +93,7 @@ describe('the Codex panel inside Chromium DevTools', () => {
       const t = await panel!.evaluate<string>('document.body.innerText');
       return /\bconnected\b/.test(t) && t.includes('gpt-5-codex') ? t : null;
     }, 'the panel did not connect and list the stored exchange');
-    expect(text).toMatch(/\b1 of 1 exchange\b/);
+    expect(text).toMatch(/\b1 of 1 stored\b/);
     const shot = await frontend!.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     fs.writeFileSync(path.join(SCREENSHOT_DIR, 'devtools-codex-panel.png'), Buffer.from(shot.data, 'base64'));
