@@ -63,6 +63,8 @@ export class QueryResults {
   live(s: ExchangeSummary, isNew: boolean): LivePlacement {
     if (this.ids.has(s.id)) {
       const at = this.items.findIndex((x) => x.id === s.id);
+      // A streaming summary replayed after the ended one (convention 3) never replaces it.
+      if (s.status === 'streaming' && this.items[at].status !== 'streaming') return 'ignored';
       this.items.splice(at, 1);
       this.insert(s, matchesQuery(s, this.query) ? this.position(s) : at);
       return 'moved';
