@@ -34,10 +34,10 @@ export const WIDTHS: Record<Exclude<ColumnKey, 'preview'>, number> = {
   output: 58,
   reasoning: 78,
   cache: 86,
-  cost: 66,
+  cost: 74,
   duration: 70,
 };
-export const PREVIEW_MIN = 60;
+export const PREVIEW_MIN = 50;
 
 export const PRIORITY: readonly ColumnKey[] = [
   'time',
