@@ -138,4 +138,22 @@ describe('the panel at every dock size, over a history larger than it loads', ()
     expect(costs).toEqual([...costs].sort((a, b) => b - a));
     await browser.screenshot(panel, 'panel-sorted-by-cost');
   });
+
+  it('pages the sorted answer in from the companion as the list scrolls', async () => {
+    // The first page is 200 of 240: the list ends with a way to more, until it has them all.
+    const list = panel.getByTestId('exchange-list');
+    await expect.poll(() => list.locator('.foot').textContent()).toContain('Load older');
+    // Each scroll to the bottom asks for the next page once the last one has arrived.
+    await expect
+      .poll(
+        async () => {
+          await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+          return list.locator('.foot').textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toContain('Start of the stored history.');
+    const spacer = await list.locator('.spacer').evaluate((el) => el.getBoundingClientRect().height);
+    expect(spacer).toBe(EXCHANGES * 21);
+  });
 });
