@@ -156,4 +156,24 @@ describe('the panel at every dock size, over a history larger than it loads', ()
     const spacer = await list.locator('.spacer').evaluate((el) => el.getBoundingClientRect().height);
     expect(spacer).toBe(EXCHANGES * 21);
   });
+
+  it('stacks the Sessions view on a narrow dock and keeps it side by side on a wide one', async () => {
+    await panel.getByTestId('filters-reset').click();
+    await panel.getByTestId('view-sessions').click();
+    const boxes = async () => ({
+      list: (await panel.locator('.s-list').boundingBox())!,
+      main: (await panel.locator('.s-main').boundingBox())!,
+    });
+    await panel.setViewportSize({ width: 400, height: HEIGHT });
+    await expect.poll(() => panel.getByTestId('cost-triage').count(), { timeout: 10_000 }).toBe(1);
+    let b = await boxes();
+    expect(b.main.y).toBeGreaterThanOrEqual(b.list.y + b.list.height - 1);
+    expect(b.main.x + b.main.width).toBeLessThanOrEqual(400);
+    await browser.screenshot(panel, `panel-sessions-400x${HEIGHT}`);
+    await panel.setViewportSize({ width: 1600, height: HEIGHT });
+    await expect.poll(async () => (await boxes()).main.x).toBeGreaterThan(200);
+    b = await boxes();
+    expect(b.main.y).toBeLessThan(b.list.y + b.list.height);
+    await browser.screenshot(panel, `panel-sessions-1600x${HEIGHT}`);
+  });
 });
