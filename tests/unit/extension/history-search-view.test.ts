@@ -140,4 +140,16 @@ describe('history search in the panel', () => {
     expect(useFiltersStore().query).toEqual({ miss: 1, minCost: 0.5, source: 'rollout' });
     await vi.waitFor(() => expect(asked.some((a) => a.query.get('miss') === '1' && a.query.get('source') === 'rollout')).toBe(true));
   });
+
+  it('shows in the search box the text of filters set elsewhere, and clears it on reset', async () => {
+    vi.useFakeTimers();
+    const w = show(FilterBar);
+    await w.get('[data-testid="search"]').setValue('exec_command');
+    vi.advanceTimersByTime(300);
+    vi.useRealTimers();
+    await w.vm.$nextTick();
+    useFiltersStore().showByCost('s-1', true);
+    await w.vm.$nextTick();
+    expect((w.get('[data-testid="search"]').element as HTMLInputElement).value).toBe('');
+  });
 });
