@@ -4,13 +4,14 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowReactive } from 'vue';
-import type { ExchangeSummary, ServerMessage } from '../../companion/protocol';
+import type { ExchangeSummary, LivePreview, ServerMessage } from '../../companion/protocol';
 import { ExchangeList } from '@/lib/exchange-list';
 import { filterPredicate, isFilterActive } from '@/lib/exchange-filter';
 import { useFiltersStore } from './filters';
 import { useSettingsStore } from './settings';
 
-export type Progress = Pick<Extract<ServerMessage, { type: 'exchange/progress' }>, 'events' | 'outputChars' | 'estimatedOutputTokens'>;
+type ProgressMessage = Extract<ServerMessage, { type: 'exchange/progress' }>;
+export type Progress = Pick<ProgressMessage, 'events' | 'outputChars' | 'estimatedOutputTokens'> & { preview: LivePreview | null };
 
 /** Enough for hours of heavy use; beyond it the oldest leave memory and stay one "load older" away. */
 export const MAX_IN_MEMORY = 5000;
@@ -70,9 +71,14 @@ export const useExchangesStore = defineStore('exchanges', () => {
     changed();
   }
 
-  function applyProgress(p: { id: string } & Progress): void {
+  function applyProgress(p: Pick<ProgressMessage, 'id' | 'events' | 'outputChars' | 'estimatedOutputTokens' | 'preview'>): void {
     if (list.get(p.id)?.status !== 'streaming') return;
-    progress.set(p.id, { events: p.events, outputChars: p.outputChars, estimatedOutputTokens: p.estimatedOutputTokens });
+    progress.set(p.id, {
+      events: p.events,
+      outputChars: p.outputChars,
+      estimatedOutputTokens: p.estimatedOutputTokens,
+      preview: p.preview ?? null,
+    });
   }
 
   async function loadOlder(): Promise<void> {
