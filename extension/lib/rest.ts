@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   CaptureStateSchema,
+  CurlResponseSchema,
   ErrorResponseSchema,
   ExchangeListResponseSchema,
   ExchangeRecordSchema,
@@ -42,6 +43,8 @@ export interface CompanionApi {
   health(): Promise<{ version: string }>;
   exchanges(query?: ExchangeQuery): Promise<ExchangeListResponse>;
   exchange(id: string): Promise<ExchangeRecord>;
+  /** The request as a shell command ("Copy as cURL"), credentials left out. */
+  curl(id: string): Promise<string>;
   clearExchanges(): Promise<{ deleted: number }>;
   sessions(): Promise<SessionsResponse>;
   deleteSession(id: string): Promise<{ deleted: number }>;
@@ -110,6 +113,7 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
     health: () => call('GET', '/health', HealthResponseSchema, undefined, false),
     exchanges: (q = {}) => call('GET', `/exchanges${queryString(q)}`, ExchangeListResponseSchema),
     exchange: (id) => call('GET', `/exchanges/${encodeURIComponent(id)}`, ExchangeRecordSchema),
+    curl: async (id) => (await call('GET', `/exchanges/${encodeURIComponent(id)}/curl`, CurlResponseSchema)).command,
     clearExchanges: () => call('DELETE', '/exchanges', DeletedSchema),
     sessions: () => call('GET', '/sessions', SessionsResponseSchema),
     deleteSession: (id) => call('DELETE', `/sessions/${encodeURIComponent(id)}`, DeletedSchema),

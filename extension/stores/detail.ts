@@ -112,6 +112,11 @@ export const useDetailStore = defineStore('detail', () => {
     if (id && useExchangesStore().get(id)?.status === 'streaming') subscribe(id);
   }
 
+  /** The request as a shell command, built by the companion (it knows which headers are credentials). */
+  function curlOf(id: string): Promise<string> {
+    return settings.api.curl(id);
+  }
+
   return {
     selectedId,
     record,
@@ -126,5 +131,6 @@ export const useDetailStore = defineStore('detail', () => {
     exchangeChanged,
     afterSnapshot,
     refetch: fetchRecord,
+    curlOf,
   };
 });

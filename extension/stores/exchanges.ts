@@ -31,10 +31,19 @@ export const useExchangesStore = defineStore('exchanges', () => {
   /** Dropped from memory because of the cap. */
   const evicted = ref(0);
 
+  /**
+   * "Clear", as in the Network panel: rows that started up to here are hidden, history stays
+   * stored (REST, Sessions, a reload); exchanges that start later show. Null: nothing cleared.
+   */
+  const clearedThrough = ref<{ startedAt: number; id: string } | null>(null);
   const count = computed(() => (version.value, list.size));
   const all = computed(() => (version.value, list.newestFirst()));
   const visible = computed(() => {
-    const rows = all.value;
+    const since = clearedThrough.value;
+    // In the list's own order (start, then id), so an exchange started in the same millisecond still shows.
+    const after = (s: ExchangeSummary) =>
+      since === null || s.startedAt > since.startedAt || (s.startedAt === since.startedAt && s.id > since.id);
+    const rows = since === null ? all.value : all.value.filter(after);
     return isFilterActive(filters.filter) ? rows.filter(filterPredicate(filters.filter)) : rows;
   });
   /** Sessions present in memory, newest first, for the session filter. */
@@ -98,6 +107,12 @@ export const useExchangesStore = defineStore('exchanges', () => {
     }
   }
 
+  /** Hides every row listed now; new exchanges show as they start. */
+  function clearView(): void {
+    const newest = list.newestFirst()[0];
+    if (newest) clearedThrough.value = { startedAt: newest.startedAt, id: newest.id };
+  }
+
   /** Deletes every stored exchange on the companion; the feed then resets and reloads. */
   async function clearHistory(): Promise<void> {
     await settings.api.clearExchanges();
@@ -113,12 +128,14 @@ export const useExchangesStore = defineStore('exchanges', () => {
     count,
     all,
     visible,
+    clearedThrough,
     sessions,
     get,
     applySnapshot,
     applySummary,
     applyProgress,
     loadOlder,
+    clearView,
     clearHistory,
   };
 });
