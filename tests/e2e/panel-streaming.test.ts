@@ -90,4 +90,11 @@ describe('the panel while a response streams', () => {
     await expect.poll(badge, { timeout: 10_000 }).toBe('');
     expect(await panel.getByTestId('output-item').nth(1).getAttribute('data-kind')).toBe('function_call');
   });
+
+  it('draws the list’s footer below the oldest row, not over it', async () => {
+    const rowBox = await panel.getByTestId('exchange-row').last().boundingBox();
+    const foot = await panel.locator('.foot').boundingBox();
+    expect(await panel.locator('.foot').textContent()).toContain('Start of the stored history.');
+    expect(foot!.y).toBeGreaterThanOrEqual(rowBox!.y + rowBox!.height);
+  });
 });
