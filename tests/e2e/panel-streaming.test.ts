@@ -58,15 +58,17 @@ describe('the panel while a response streams', () => {
     await upstream?.close();
   });
 
-  const badge = () => browser.context.serviceWorkers()[0].evaluate(() => (globalThis as unknown as Chrome).chrome.action.getBadgeText({}));
-  const row = () => panel.getByTestId('exchange-row').first();
-
-  it('shows the reasoning text and the tool call’s arguments before the response ends', async () => {
-    answered = rawRequest(`${companion.url}/v1/responses`, {
+  const post = () =>
+    rawRequest(`${companion.url}/v1/responses`, {
       method: 'POST',
       headers: { authorization: `Bearer ${fakeKey('test-stream-0123456789')}`, 'x-codex-turn-metadata': META },
       body: JSON.stringify({ model: 'gpt-5-codex', input: [], stream: true }),
     });
+  const badge = () => browser.context.serviceWorkers()[0].evaluate(() => (globalThis as unknown as Chrome).chrome.action.getBadgeText({}));
+  const row = () => panel.getByTestId('exchange-row').first();
+
+  it('shows the reasoning text and the tool call’s arguments before the response ends', async () => {
+    answered = post();
     await row().waitFor({ timeout: 10_000 });
     await row().dispatchEvent('mousedown');
     await panel.locator('[data-tab="response"]').click();
@@ -90,6 +92,23 @@ describe('the panel while a response streams', () => {
     await expect.poll(badge, { timeout: 10_000 }).toBe('');
     expect(await panel.getByTestId('output-item').nth(1).getAttribute('data-kind')).toBe('function_call');
   });
+
+  it('does not keep the activity mark when the browser stops the background mid-stream and the stream ends meanwhile', async () => {
+    answered = post();
+    await expect.poll(badge, { timeout: 10_000 }).toBe('●');
+    // The browser keeps the badge of a stopped worker: only the worker, started again, can correct it.
+    const cdp = await browser.context.newCDPSession(panel);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    release();
+    await answered;
+    // Read from the panel page (an extension page too): the worker may not be running to answer.
+    const shown = () => panel.evaluate(() => (globalThis as unknown as Chrome).chrome.action.getBadgeText({}));
+    expect(await shown()).toBe('●');
+    // The retry alarm (every 30 s) starts the worker again; its feed's snapshot says nothing streams.
+    await expect.poll(shown, { timeout: 45_000, intervals: [1000] }).toBe('');
+    await cdp.detach();
+  }, 60_000);
 
   it('draws the list’s footer below the oldest row, not over it', async () => {
     const rowBox = await panel.getByTestId('exchange-row').last().boundingBox();
