@@ -106,7 +106,7 @@ describe('the panel while a response streams', () => {
     const shown = () => panel.evaluate(() => (globalThis as unknown as Chrome).chrome.action.getBadgeText({}));
     expect(await shown()).toBe('●');
     // The retry alarm (every 30 s) starts the worker again; its feed's snapshot says nothing streams.
-    await expect.poll(shown, { timeout: 45_000, intervals: [1000] }).toBe('');
+    await expect.poll(shown, { timeout: 45_000, interval: 1000 }).toBe('');
     await cdp.detach();
   }, 60_000);
 
