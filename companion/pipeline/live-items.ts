@@ -131,8 +131,11 @@ export class LiveItems {
 }
 
 function previewOf(kind: LiveItemKind, name: string | null, text: string): LivePreview {
-  const flat = text.replace(/\s+/g, ' ').trim();
   // Reasoning shows its latest words, so the row visibly moves; text and calls show their start, as when stored.
-  const cut = kind === 'reasoning' ? flat.slice(-PREVIEW_CHARS) : flat.slice(0, PREVIEW_CHARS);
+  // Only a window of the text is flattened: a megabyte of arguments is not rescanned every step.
+  const tail = kind === 'reasoning';
+  const window = tail ? text.slice(-PREVIEW_CHARS * 4) : text.slice(0, PREVIEW_CHARS * 4);
+  const flat = window.replace(/\s+/g, ' ').trim();
+  const cut = tail ? flat.slice(-PREVIEW_CHARS) : flat.slice(0, PREVIEW_CHARS);
   return { kind, name, text: cut };
 }
