@@ -152,6 +152,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),
       capture: () => capture.state(),
+      streaming: () => inflight.size,
     },
     log,
     opts.hub,

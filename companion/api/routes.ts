@@ -19,6 +19,7 @@ import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
 import { ProfileError } from '../proxy/profiles';
 import { COMPANION_VERSION } from '../version';
 import { bearerToken, extensionOrigin } from './security';
+import { curlCommand } from '../store/export/curl';
 import { badRequest, body, notFound, query } from './validate';
 
 const ExportQuerySchema = z.object({
@@ -85,6 +86,13 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (!record) return notFound(c, `exchange ${id}`);
     // The layout is derived on every read, so records of any version (0.1.0 included) get it.
     return c.json(withLayout(record));
+  });
+
+  api.get('/exchanges/:id/curl', async (c) => {
+    const id = c.req.param('id');
+    const record = (ctx.inflight.has(id) ? await ctx.liveRecord(id) : null) ?? (await ctx.store.get(id));
+    if (!record) return notFound(c, `exchange ${id}`);
+    return c.json({ command: curlCommand(record) });
   });
 
   api.delete('/exchanges', async (c) => {

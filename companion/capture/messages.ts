@@ -5,7 +5,7 @@
  */
 import type { ExchangeError, ExchangeSummary, Route } from '../protocol/exchange';
 import type { StatusResponse } from '../protocol/api';
-import type { LiveUsage } from '../protocol/live';
+import type { LiveItemDelta, LivePreview, LiveUsage } from '../protocol/live';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { HeaderPairs } from '../http/headers';
 import type { FlowInit } from './flow';
@@ -48,7 +48,8 @@ export type FromWorker =
   /** Bytes the worker has consumed, freeing room in the bounded channel. */
   | { t: 'ack'; bytes: number }
   | { t: 'started'; summary: ExchangeSummary }
-  | { t: 'progress'; id: string; events: number; textDelta: string; tokens: number }
+  /** New text of each output item (bounded per item), the row preview and the estimate so far. */
+  | { t: 'progress'; id: string; events: number; items: LiveItemDelta[]; preview: LivePreview | null; chars: number; tokens: number }
   /** Finished and stored (HTTP rate-limit headers are applied now; WebSocket readings came as they arrived). */
   | { t: 'stored'; summary: ExchangeSummary; rateLimits: RateLimits | null }
   /** Analysed (or not, `summary` as stored then): the exchange is complete for clients; `usage` after a model exchange. */

@@ -91,6 +91,9 @@ export type StatusResponse = z.infer<typeof StatusResponseSchema>;
 
 export const ErrorResponseSchema = z.object({ error: z.string(), message: z.string() });
 
+/** `GET /api/exchanges/:id/curl`: the request as one shell command, credentials left out. */
+export const CurlResponseSchema = z.object({ command: z.string() });
+
 /**
  * `GET /api/usage?session=&since=&until=`: the totals ("as Codex counts" in `codexTokensUsed`
  * beside `allTrafficTokens`, `costUsd` priced subtotal and `unpricedTokens`), then breakdowns.

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   CaptureStateSchema,
+  CurlResponseSchema,
   ErrorResponseSchema,
   ExchangeListResponseSchema,
   ExchangeRecordSchema,
@@ -47,6 +48,8 @@ export interface CompanionApi {
   health(): Promise<{ version: string }>;
   exchanges(query?: ExchangeQuery): Promise<ExchangeListResponse>;
   exchange(id: string): Promise<ExchangeRecord>;
+  /** The request as a shell command ("Copy as cURL"), credentials left out. */
+  curl(id: string): Promise<string>;
   clearExchanges(): Promise<{ deleted: number }>;
   sessions(): Promise<SessionsResponse>;
   /** The paged, searchable session list (title, working directory, cost, misses). */
@@ -119,6 +122,7 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
     health: () => call('GET', '/health', HealthResponseSchema, undefined, false),
     exchanges: (q = {}) => call('GET', `/exchanges${queryString(q)}`, ExchangeListResponseSchema),
     exchange: (id) => call('GET', `/exchanges/${encodeURIComponent(id)}`, ExchangeRecordSchema),
+    curl: async (id) => (await call('GET', `/exchanges/${encodeURIComponent(id)}/curl`, CurlResponseSchema)).command,
     clearExchanges: () => call('DELETE', '/exchanges', DeletedSchema),
     sessions: () => call('GET', '/sessions', SessionsResponseSchema),
     sessionList: (q) => call('GET', `/sessions${queryString({ limit: 50, ...q })}`, SessionPageSchema),

@@ -6,14 +6,15 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowReactive, shallowRef, watch } from 'vue';
-import type { ExchangeSummary, ServerMessage } from '../../companion/protocol';
+import type { ExchangeSummary, LivePreview, ServerMessage } from '../../companion/protocol';
 import { ExchangeList } from '@/lib/exchange-list';
 import type { ListQuery } from '@/lib/exchange-filter';
 import { QueryResults } from '@/lib/query-results';
 import { useFiltersStore } from './filters';
 import { useSettingsStore } from './settings';
 
-export type Progress = Pick<Extract<ServerMessage, { type: 'exchange/progress' }>, 'events' | 'outputChars' | 'estimatedOutputTokens'>;
+type ProgressMessage = Extract<ServerMessage, { type: 'exchange/progress' }>;
+export type Progress = Pick<ProgressMessage, 'events' | 'outputChars' | 'estimatedOutputTokens'> & { preview: LivePreview | null };
 
 /** Enough for hours of heavy use; beyond it the oldest leave memory and stay one "load older" away. */
 export const MAX_IN_MEMORY = 5000;
@@ -44,9 +45,22 @@ export const useExchangesStore = defineStore('exchanges', () => {
   const snapshots = ref(0);
   let queryRun = 0;
 
+  /**
+   * "Clear", as in the Network panel: rows of the live list that started up to here are hidden,
+   * history stays stored (a search or filter still finds it, as do Sessions and a reload);
+   * exchanges that start later show. Null: nothing cleared.
+   */
+  const clearedThrough = ref<{ startedAt: number; id: string } | null>(null);
   const count = computed(() => (version.value, list.size));
   const all = computed(() => (version.value, list.newestFirst()));
-  const visible = computed(() => (version.value, results.value ? [...results.value.items] : all.value));
+  const visible = computed(() => {
+    void version.value;
+    if (results.value) return [...results.value.items];
+    const since = clearedThrough.value;
+    if (since === null) return all.value;
+    // In the list's own order (start, then id), so an exchange started in the same millisecond still shows.
+    return all.value.filter((s) => s.startedAt > since.startedAt || (s.startedAt === since.startedAt && s.id > since.id));
+  });
   /** How many exchanges the list stands for (all of them, or those matching), and how many are stored. */
   const matched = computed(() => (version.value, results.value ? results.value.matchedCount : storedTotal()));
   const stored = computed(() => (version.value, results.value ? results.value.storedCount : storedTotal()));
@@ -136,9 +150,14 @@ export const useExchangesStore = defineStore('exchanges', () => {
     changed();
   }
 
-  function applyProgress(p: { id: string } & Progress): void {
+  function applyProgress(p: Pick<ProgressMessage, 'id' | 'events' | 'outputChars' | 'estimatedOutputTokens' | 'preview'>): void {
     if (list.get(p.id)?.status !== 'streaming') return;
-    progress.set(p.id, { events: p.events, outputChars: p.outputChars, estimatedOutputTokens: p.estimatedOutputTokens });
+    progress.set(p.id, {
+      events: p.events,
+      outputChars: p.outputChars,
+      estimatedOutputTokens: p.estimatedOutputTokens,
+      preview: p.preview ?? null,
+    });
   }
 
   /** The next page of the store's answer, after the loaded rows in its order. */
@@ -176,6 +195,12 @@ export const useExchangesStore = defineStore('exchanges', () => {
     }
   }
 
+  /** Hides every row listed now; new exchanges show as they start. */
+  function clearView(): void {
+    const newest = list.newestFirst()[0];
+    if (newest) clearedThrough.value = { startedAt: newest.startedAt, id: newest.id };
+  }
+
   /** Deletes every stored exchange on the companion; the feed then resets and reloads. */
   async function clearHistory(): Promise<void> {
     await settings.api.clearExchanges();
@@ -201,12 +226,14 @@ export const useExchangesStore = defineStore('exchanges', () => {
     count,
     all,
     visible,
+    clearedThrough,
     get,
     runQuery,
     applySnapshot,
     applySummary,
     applyProgress,
     loadOlder,
+    clearView,
     clearHistory,
   };
 });
