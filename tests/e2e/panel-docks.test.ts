@@ -11,6 +11,7 @@ import { DETAIL_TABS } from '../../extension/stores/ui';
 import { launchWithExtension, type ExtensionBrowser } from '../support/browser';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { pairExtension } from '../support/extension-pages';
+import { openDetailTab } from '../support/detail-tabs';
 import { analyseAll, loadFixture, recordFrom, withUsage } from '../support/records';
 
 /** More than the snapshot (200) and a page (200): the oldest are never loaded unless asked for. */
@@ -82,15 +83,7 @@ describe('the panel at every dock size, over a history larger than it loads', ()
       }
   }
 
-  async function openTab(tab: string): Promise<void> {
-    const inStrip = panel.locator(`[data-testid="detail-tab"][data-tab="${tab}"]`);
-    if ((await inStrip.count()) > 0) await inStrip.click();
-    else {
-      await panel.getByTestId('more-tabs').click();
-      await panel.locator(`[data-menu-tab="${tab}"]`).click();
-    }
-    await expect.poll(() => panel.locator('[data-testid="detail-tab"][aria-selected="true"]').getAttribute('data-tab')).toBe(tab);
-  }
+  const openTab = (tab: string) => openDetailTab(panel, tab);
 
   it('counts the whole stored history in the status line, not the rows it loaded', async () => {
     await expect.poll(() => panel.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('connected');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchWithExtension, type ExtensionBrowser } from '../support/browser';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { pairExtension } from '../support/extension-pages';
+import { openDetailTab } from '../support/detail-tabs';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { rawRequest } from '../support/http';
 import { fakeKey } from '../support/keys';
@@ -68,10 +69,12 @@ describe('the panel while a response streams', () => {
   const row = () => panel.getByTestId('exchange-row').first();
 
   it('shows the reasoning text and the tool call’s arguments before the response ends', async () => {
+    // Wide enough for the Output column, which a narrow panel leaves out for Input, Cost and Cache.
+    await panel.setViewportSize({ width: 1600, height: 800 });
     answered = post();
     await row().waitFor({ timeout: 10_000 });
     await row().dispatchEvent('mousedown');
-    await panel.locator('[data-tab="response"]').click();
+    await openDetailTab(panel, 'response');
     const reasoningText = panel.locator('[data-testid="live-item"][data-kind="reasoning"] [data-testid="live-item-text"]');
     const call = panel.locator('[data-testid="live-item"][data-kind="function_call"]');
     await expect.poll(() => reasoningText.textContent(), { timeout: 10_000 }).toBe(THOUGHT);
