@@ -13,3 +13,4 @@ export * from './tool-names';
 export * from './section-names';
 export * from './layout';
 export * from './pairing';
+export * from './text-code';
