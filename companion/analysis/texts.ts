@@ -77,6 +77,10 @@ export const ENGLISH = {
   'entry.compactionTrigger': 'compaction trigger',
   'entry.agent': 'agent {author} → {recipient}',
   'entry.toolSearch': 'tool_search output (deferred tools loaded here)',
+
+  'item.output': 'output {callId}: {text}',
+  'item.reasoning': 'reasoning: {text}',
+  'item.agentMessage': 'agent message {author} → {recipient}',
 } as const;
 
 export type TextCodeName = keyof typeof ENGLISH;

@@ -126,6 +126,8 @@ export const ItemRefSchema = z.object({
   role: z.string().nullable(),
   /** Short human label: role and the first words, or the tool name. */
   label: z.string(),
+  /** The label as a code the panel translates when the companion words it (`output call_1: …`), else null: captured content. */
+  labelCode: TextCodeSchema.nullable().default(null),
 });
 export type ItemRef = z.infer<typeof ItemRefSchema>;
 

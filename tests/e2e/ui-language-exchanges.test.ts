@@ -101,6 +101,9 @@ describe('the panel in the pseudo-locale, with real exchanges in every detail ta
     const [why] = await translated('cache-why');
     expect(why).toMatch(/\d/);
     await translated('cache-evidence');
+    await panel.locator('[data-tab="diff"]').click();
+    // The output appended since the previous request is labelled by the companion: translated, with its captured text inside.
+    expect(await panel.getByTestId('diff-item').allTextContents()).toContainEqual(expect.stringMatching(/^#\d+ \[.*call_1/));
     await panel.locator('[data-tab="context"]').click();
     const labels = await panel.getByTestId('entry-label').allTextContents();
     // Call and output entries are labelled by the companion, in the page's language; messages by their captured text.

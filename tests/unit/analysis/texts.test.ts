@@ -4,6 +4,7 @@ import { calibrate } from '../../../companion/analysis/context';
 import { requestLayout } from '../../../companion/analysis/layout';
 import { priceExchange } from '../../../companion/analysis/pricing';
 import { BUILTIN_PRICES } from '../../../companion/analysis/prices';
+import { itemRef } from '../../../companion/analysis/item-label';
 import { ENGLISH, phrase } from '../../../companion/analysis/texts';
 import { TextCodeSchema } from '../../../companion/protocol/text-code';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
@@ -109,5 +110,16 @@ describe('the coded sentences of the analysis', () => {
       ['reasoning (replayed)', { code: 'entry.reasoning', params: {} }],
       ['web_search_call', null],
     ]);
+  });
+
+  it('code the diff’s item labels the companion words, and leave captured ones uncoded', () => {
+    expect(itemRef({ type: 'function_call_output', call_id: 'call_1', output: 'hi' }, 5)).toMatchObject({
+      label: 'output call_1: hi',
+      labelCode: { code: 'item.output', params: { callId: 'call_1', text: 'hi' } },
+    });
+    expect(itemRef({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run echo hi' }] }, 3)).toMatchObject({
+      label: 'user: run echo hi',
+      labelCode: null,
+    });
   });
 });
