@@ -10,4 +10,6 @@ export default defineConfig({
   target: 'node20',
   dts: false,
   clean: true,
+  // The demo's history (`codex-devtools demo`), made by scripts/make-demo.ts, ships beside the CLI.
+  copy: [{ from: 'companion/demo/demo-traffic.jsonl', to: 'dist/companion' }],
 });

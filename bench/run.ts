@@ -2,7 +2,9 @@
  * `npm run bench`: what the companion costs Codex, measured side by side in one run: the same
  * requests sent straight to the fake upstream and through the built companion, interleaved (ABAB)
  * so machine noise hits both alike. Prints each budget of the forward path beside its figure;
- * asserts nothing. `BENCH_CLI=/path/to/cli.mjs` benchmarks another build (e.g. an older commit).
+ * asserts nothing. The cost of the OTLP export is measured the same way: a companion exporting
+ * to a loopback endpoint beside one that does not, interleaved.
+ * `BENCH_CLI=/path/to/cli.mjs` benchmarks another build (e.g. an older commit).
  * `BENCH_GROWTH_TO=10000` sets how far the memory-growth run goes (default 4,000 exchanges).
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +19,7 @@ import { fakeKey } from '../tests/support/keys';
 import { encodeSse, message, response } from '../tests/support/sse';
 import { codexSession } from '../tests/support/session';
 import { measureStorage } from '../tests/support/storage-ratio';
+import { startOtlpSink } from './otlp-sink';
 
 const CLI = path.resolve(process.env.BENCH_CLI ?? 'dist/companion/cli.mjs');
 const GROWTH_TO = Number(process.env.BENCH_GROWTH_TO ?? 4000);
@@ -49,18 +52,19 @@ async function timed(url: string, body: string | Buffer): Promise<{ ttfb: number
 interface Companion {
   url: string;
   pid: number;
+  /** `GET /api/status`. */
+  status(): Promise<{ export?: { traces: { exported: number; failures: number; dropped: number } | null } | null }>;
   /** Resolves when the companion has stored `n` exchanges and written everything. */
   settled(n: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The built companion, as users run it, in its own process (so its RSS is its own). */
-async function startCompanion(upstream: string): Promise<Companion> {
+async function startCompanion(upstream: string, extra: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Companion> {
   const home = tempHome('codex-devtools-bench-');
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, '--port', String(port), '--home', home, '--upstream', upstream, '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = [CLI, '--port', String(port), '--home', home, '--upstream', upstream, '--log-level', 'warn', ...(extra.args ?? [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...extra.env } });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`companion did not start:\n${out}`)), 30_000);
@@ -82,13 +86,17 @@ async function startCompanion(upstream: string): Promise<Companion> {
     }),
   );
   const url = `http://127.0.0.1:${port}`;
+  const status = () => {
+    const token = fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
+    return request(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
+  };
   return {
     url,
     pid: child.pid!,
+    status: async () => (await (await status()).body.json()) as Awaited<ReturnType<Companion['status']>>,
     settled: async (n) => {
-      const token = fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
       for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
-        const res = await request(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
+        const res = await status();
         // A 503 says the capture worker is still busy with the backlog the run left it: ask again.
         const s = (await res.body.json()) as { store?: { exchanges: number; pendingWrites: number } };
         if (res.statusCode === 200 && s.store && s.store.exchanges >= n && s.store.pendingWrites === 0) return;
@@ -117,9 +125,19 @@ interface Side {
   total: number;
 }
 
+/** One side of a comparison: where its requests go (a base URL that `/responses` follows) and its label. */
+interface Target {
+  label: string;
+  base: string;
+}
+
+/**
+ * The same requests to two targets, interleaved (ABAB, the order flipped each run); `direct` is
+ * the baseline and `via` the one whose cost is measured.
+ */
 async function compare(
   up: FakeUpstream,
-  c: Companion,
+  targets: [direct: Target, via: Target],
   name: string,
   plan: () => Plan,
   body: string,
@@ -127,29 +145,33 @@ async function compare(
   concurrency = 1,
 ): Promise<{ direct: Side; via: Side }> {
   up.setScenario(plan);
+  const [a, b] = targets;
   const direct: Side[] = [];
   const via: Side[] = [];
-  const batch = (url: string) => Promise.all(Array.from({ length: concurrency }, () => timed(url, body)));
-  for (let i = 0; i < 3; i++) await Promise.all([batch(`${up.baseUrl}/responses`), batch(`${c.url}/v1/responses`)]); // warm up
+  const batch = (base: string) => Promise.all(Array.from({ length: concurrency }, () => timed(`${base}/responses`, body)));
+  for (let i = 0; i < 3; i++) await Promise.all([batch(a.base), batch(b.base)]); // warm up
   for (let i = 0; i < runs; i++) {
     const order: [Side[], string][] = [
-      [direct, up.baseUrl],
-      [via, c.url + '/v1'],
+      [direct, a.base],
+      [via, b.base],
     ];
     if (i % 2) order.reverse();
-    for (const [arr, url] of order) {
+    for (const [arr, base] of order) {
       const t0 = performance.now();
-      const results = await batch(`${url}/responses`);
+      const results = await batch(base);
       arr.push({ ttfb: median(results.map((r) => r.ttfb)), total: performance.now() - t0 });
     }
     up.requests.length = 0; // the fake keeps every request; the bench does not need them
   }
   const d = { ttfb: median(direct.map((x) => x.ttfb)), total: median(direct.map((x) => x.total)) };
   const v = { ttfb: median(via.map((x) => x.ttfb)), total: median(via.map((x) => x.total)) };
+  const [la, lb] = [a.label, b.label];
   console.log(`${name} (${runs} runs${concurrency > 1 ? `, ${concurrency} at once` : ''})`);
-  console.log(`  time to first byte  direct ${fmt(d.ttfb).padStart(10)}   via ${fmt(v.ttfb).padStart(10)}   added ${fmt(v.ttfb - d.ttfb)}`);
   console.log(
-    `  total time          direct ${fmt(d.total).padStart(10)}   via ${fmt(v.total).padStart(10)}   ratio ${(v.total / d.total).toFixed(2)}`,
+    `  time to first byte  ${la} ${fmt(d.ttfb).padStart(10)}   ${lb} ${fmt(v.ttfb).padStart(10)}   added ${fmt(v.ttfb - d.ttfb)}`,
+  );
+  console.log(
+    `  total time          ${la} ${fmt(d.total).padStart(10)}   ${lb} ${fmt(v.total).padStart(10)}   ratio ${(v.total / d.total).toFixed(2)}`,
   );
   return { direct: d, via: v };
 }
@@ -239,19 +261,62 @@ console.log(
 console.log(`  + ten 25 MB answers and ten 30 MB requests   ${mb(rssBig)}\n`);
 
 const c = await startCompanion(up.baseUrl);
+const straight: [Target, Target] = [
+  { label: 'direct', base: up.baseUrl },
+  { label: 'via', base: `${c.url}/v1` },
+];
 const typical = await compare(
   up,
-  c,
+  straight,
   `typical turn, instant upstream: ${(typicalBody.length / 1024).toFixed(0)} KB request, 120 deltas at once`,
   typicalSse,
   typicalBody,
   40,
 );
-const long = await compare(up, c, `long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
-const eight = await compare(up, c, 'typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
-await compare(up, c, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
-const big = await compare(up, c, `large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10);
+const long = await compare(up, straight, `long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
+const eight = await compare(up, straight, 'typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
+await compare(up, straight, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
+const big = await compare(
+  up,
+  straight,
+  `large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`,
+  bigStream,
+  '{}',
+  10,
+);
+
 await c.stop();
+
+// The OTLP export's cost: two fresh companions side by side, one exporting traces and metrics to a
+// loopback endpoint (short timers, so batches and metric rounds go out while requests are measured).
+const sink = await startOtlpSink();
+const [plain, exporting] = await Promise.all([
+  startCompanion(up.baseUrl),
+  startCompanion(up.baseUrl, {
+    args: ['--otlp-endpoint', sink.url],
+    env: { OTEL_BSP_SCHEDULE_DELAY: '200', OTEL_METRIC_EXPORT_INTERVAL: '1000' },
+  }),
+]);
+const otlpPair: [Target, Target] = [
+  { label: 'off', base: `${plain.url}/v1` },
+  { label: 'on ', base: `${exporting.url}/v1` },
+];
+const otlpTypical = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, instant upstream', typicalSse, typicalBody, 40);
+const otlpEight = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
+// Warm-ups included: every exchange either companion was sent.
+const otlpExchanges = 3 + 40 + (3 + 20) * 8;
+await exporting.settled(otlpExchanges);
+for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200))
+  if (((await exporting.status()).export?.traces?.exported ?? 0) >= otlpExchanges) break;
+const otlpTraces = (await exporting.status()).export?.traces;
+const sent = (p: string) => sink.received.get(p) ?? { requests: 0, bytes: 0 };
+console.log(
+  `  exported: ${otlpTraces?.exported ?? 0} spans of ${otlpExchanges} exchanges in ${sent('/v1/traces').requests} requests ` +
+    `(${(sent('/v1/traces').bytes / 1024).toFixed(0)} KB), ${sent('/v1/metrics').requests} metric rounds; ` +
+    `${otlpTraces?.failures ?? 0} failures, ${otlpTraces?.dropped ?? 0} dropped\n`,
+);
+await Promise.all([plain.stop(), exporting.stop()]);
+await sink.close();
 await up.close();
 
 const home = tempHome('codex-devtools-bench-');
@@ -269,6 +334,9 @@ console.log(`| added TTFB, 1.5 MB body | ${added(long)} | ≤ 2 ms |`);
 console.log(`| added TTFB, 8 at once | ${added(eight)} | ≤ 3 ms |`);
 console.log(`| total-time ratio, 25 MB answer | ${ratio(big)} | ≤ 1.10 |`);
 console.log(`| total-time ratio, typical request | ${ratio(typical)} | ≤ 1.5 |`);
+console.log(`| added TTFB, OTLP export on vs off, typical request | ${added(otlpTypical)} | — |`);
+console.log(`| total-time ratio, OTLP export on vs off, typical request | ${ratio(otlpTypical)} | — |`);
+console.log(`| throughput, OTLP export on / off, 8 at once | ${(otlpEight.direct.total / otlpEight.via.total).toFixed(2)} | — |`);
 console.log(`| RSS 3 s after start | ${mb(rssStart)} | < 80 MB |`);
 console.log(`| RSS after 1,000 typical | ${mb(rss1k)} | < 220 MB |`);
 console.log(

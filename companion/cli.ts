@@ -19,6 +19,7 @@ Commands:
   import              import Codex's own session files (rollouts) or a JSONL export
   export --format F   history as HAR, JSONL or HTML (--session, --since, -o FILE)
   usage               token usage and cost as a table (--by day|session|model|thread) or --json
+  demo                a companion with real captured Codex traffic loaded, to try the panel
 
 Run \`codex-devtools <command> --help\` for its options. --version prints the version.`;
 
@@ -37,6 +38,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   import: async (a) => (await import('./cli/import')).importCommand(a),
   usage: async (a) => (await import('./cli/usage')).usageCommand(a),
   export: async (a) => (await import('./cli/export')).exportCommand(a),
+  demo: async (a) => (await import('./cli/demo')).demoCommand(a),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -3,8 +3,10 @@ import type { CaptureControl } from './capture/control';
 import type { ExchangeRecord, ExchangeSummary } from './protocol/exchange';
 import type { RateLimitState } from './store/ratelimit-state';
 import type { Logger } from './lib/log';
-import type { ExportStatus, SessionsResponse, UsageResponse } from './protocol/api';
+import type { ExportStatus, SessionReport, SessionsResponse, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
+import type { LiveText } from './live/live-text';
+import type { LivePreview } from './protocol/live';
 import type { Profiles } from './proxy/profiles';
 import type { HistoryClient } from './pipeline/history-client';
 import type { ImportRunner } from './store/import/runner';
@@ -21,6 +23,8 @@ export interface UsageQuery {
 export interface Reports {
   usage(q: UsageQuery): UsageResponse;
   sessions(): SessionsResponse;
+  /** One session's report (threads, turns, cache), from that session's exchanges only; null when it has none. */
+  session(sessionId: string | null): SessionReport | null;
 }
 
 export interface CompanionContext {
@@ -50,8 +54,12 @@ export interface CompanionContext {
 export interface InflightExchange {
   summary: ExchangeSummary;
   events: number;
-  text: string;
+  /** Characters streamed so far, every kind of delta. */
+  chars: number;
   tokens: number;
+  preview: LivePreview | null;
+  /** The output items' text so far (bounded per item by the capture worker). */
+  live: LiveText;
 }
 
 /** Capture's health, for the status route. */

@@ -4,7 +4,7 @@
  */
 import { buildSessionThreads, rollupUsage, sessionCacheReport, usageByThread, usageByTurn, usageReport } from './analysis';
 import type { Reports, UsageQuery } from './context';
-import type { UsageResponse, SessionsResponse } from './protocol/api';
+import type { UsageResponse, SessionReport, SessionsResponse } from './protocol/api';
 import type { ExchangeSummary } from './protocol/exchange';
 import type { LiveUsage } from './protocol/live';
 import type { Store } from './store/store';
@@ -49,6 +49,19 @@ export function startOfToday(now: number, timeZone: string): number {
   return now - sinceMidnight;
 }
 
+/** One session's report from its model exchanges, oldest first. */
+function sessionReport(sessionId: string | null, list: ExchangeSummary[]): SessionReport {
+  return {
+    sessionId,
+    startedAt: list[0].startedAt,
+    endedAt: list.reduce<number | null>((m, s) => (s.endedAt !== null && (m === null || s.endedAt > m) ? s.endedAt : m), null),
+    totals: rollupUsage(list),
+    threads: buildSessionThreads(list)[0]?.roots ?? [],
+    turns: usageByTurn(list),
+    cache: sessionCacheReport(list),
+  };
+}
+
 export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports & { live(now?: number): LiveUsage } {
   return {
     usage(q): UsageResponse {
@@ -72,16 +85,13 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
         if (list) list.push(s);
         else bySession.set(s.sessionId, [s]);
       }
-      const sessions = [...bySession].map(([sessionId, list]) => ({
-        sessionId,
-        startedAt: list[0].startedAt,
-        endedAt: list.reduce<number | null>((m, s) => (s.endedAt !== null && (m === null || s.endedAt > m) ? s.endedAt : m), null),
-        totals: rollupUsage(list),
-        threads: buildSessionThreads(list)[0]?.roots ?? [],
-        turns: usageByTurn(list),
-        cache: sessionCacheReport(list),
-      }));
+      const sessions = [...bySession].map(([sessionId, list]) => sessionReport(sessionId, list));
       return { sessions: sessions.sort((a, b) => b.startedAt - a.startedAt) };
+    },
+    session(sessionId): SessionReport | null {
+      // Only this session's summaries, read through the store's session filter.
+      const list = select(store, { session: sessionId ?? '' }).filter((s) => s.kind === 'model' && s.sessionId === sessionId);
+      return list.length ? sessionReport(sessionId, list) : null;
     },
     // Recomputed after every model exchange: read from the roll-ups the store's triggers keep,
     // a few hundred rows at most, never the day's or the session's summaries.

@@ -152,6 +152,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       rateLimits: () => rateLimits.get(),
       profile: () => profiles.active(),
       capture: () => capture.state(),
+      streaming: () => inflight.size,
     },
     log,
     opts.hub,
@@ -176,6 +177,8 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       logLevel: opts.logLevel ?? 'info',
       addonModules: opts.captureAddons ?? [],
       maxStoreBytes: opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+      // Imports name what they added only when the export sends it.
+      announceImports: otlp?.includeImported === true && otlp.traces !== null,
     },
     createSink({
       hub,
@@ -185,6 +188,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       wsTurn: (conn, open, turnId, clientMessages) => captureHost.channel.wsTurns.get(conn)?.(open, turnId, clientMessages),
       // The export reads the stored, analysed record.
       stored: (exchange) => exporter?.exchangeStored(exchange),
+      imported: (ids, last) => exporter?.imported(ids, last),
     }),
     log,
     opts.captureThread ?? 'auto',
@@ -209,7 +213,11 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const imports = createImportRunner(
     (sources) => store.import(sources),
     () => captureHost.idle(),
-    () => hub.reset('history was imported'),
+    (report) => {
+      // As a capture's readings do: an imported reading older than the live state's changes nothing.
+      if (report.rateLimits) hub.rateLimitsUpdated(rateLimits.update(report.rateLimits));
+      hub.reset('history was imported');
+    },
   );
 
   const ctx: CompanionContext = {

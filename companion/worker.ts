@@ -11,7 +11,7 @@ import { AddonManager, type CaptureAddon } from './capture/addons';
 import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './capture/messages';
 import { CaptureRuntime } from './capture/runtime';
 import { describeError, type Logger } from './lib/log';
-import { AnalysisEngine } from './pipeline/analysis';
+import { AnalysisEngine, storeReads } from './pipeline/analysis';
 import { historyOps, type HistoryOp } from './pipeline/history';
 import { liveAddon } from './pipeline/live';
 import { nicknamesAddon } from './pipeline/nicknames';
@@ -39,18 +39,11 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   };
   const store = Store.open({ home: config.home, log, maxBytes: config.maxStoreBytes });
   const runtime = new CaptureRuntime(new AddonManager(log), post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
-  const analysis = new AnalysisEngine(
-    {
-      threadSummaries: async (threadId, before) => store.list({ thread: threadId, before, limit: 20 }).items,
-      record: (id) => store.get(id),
-    },
-    log,
-    config.home,
-    config.configuredWindows,
-  );
-  const history = historyOps(store, config.home, log, {
+  const analysis = new AnalysisEngine(storeReads(store), log, config.home, config.configuredWindows);
+  const history = historyOps(store, config.home, log, analysis, {
     inflightResponseIds: () => [...runtime.live.values()].map((f) => f.assembler.responseId),
-    prices: () => analysis.prices.table,
+    // Posted before the import's answer, on the same port: the main thread hears of them first.
+    onImported: config.announceImports ? (ids, last) => post({ t: 'imported', ids, last }) : undefined,
   });
   const addons = runtime.addons;
   let sentStats = '';

@@ -40,8 +40,8 @@ const FIELD_WORDS: Record<string, string> = {
   window_number: 'window',
 };
 
-/** Every reason the diff and the timing give for a shortfall, in a fixed order. */
-function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds): CacheReason[] {
+/** Every reason the diff and the timing give for a shortfall, in a fixed order. `fromRollout`: either side was read from a Codex rollout. */
+function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds, fromRollout: boolean): CacheReason[] {
   const reasons: CacheReason[] = [];
   const field = (f: string) => diff.fields.find((x) => x.field === f);
   const change = (f: string): Phrase | null => {
@@ -120,7 +120,9 @@ function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThreshold
     ]);
     if (edits.length > 0) reasons.push(reason('input_modified', edits));
   }
-  if (reasons.length === 0) {
+  if (reasons.length === 0 && fromRollout) {
+    reasons.push(reason('unexplained', [phrase('cacheEvidence.fromRollout')]));
+  } else if (reasons.length === 0) {
     const other = diff.fields.map((f) => f.field);
     reasons.push(
       reason('unexplained', [
@@ -248,7 +250,7 @@ export function analyzeCache(
     whyCode: why.code,
     expectedCachedTokens: expected,
     miss: true,
-    reasons: diff ? missReasons(diff, idleMs, t) : withoutBody(idleMs, t),
+    reasons: diff ? missReasons(diff, idleMs, t, current.source === 'rollout' || previous.source === 'rollout') : withoutBody(idleMs, t),
     missedTokens,
     missCostUsd: missCost(cost, missedTokens),
   };

@@ -34,6 +34,13 @@ const TRANSPORT_FIELDS = new Set(['stream', 'store', 'include', 'generate', 'pre
 const show = (v: unknown): string | null =>
   v === undefined || v === null ? null : typeof v === 'string' ? v : clip(JSON.stringify(v), 120);
 
+/**
+ * A captured request against one read from a Codex rollout: the rollout holds the model, the
+ * effort and the input, but no tools, cache key, service tier, route or other body fields, so
+ * their absence on one side is not a change.
+ */
+const onlyOneFromRollout = (prev: ExchangeRecord, cur: ExchangeRecord) => (prev.source === 'rollout') !== (cur.source === 'rollout');
+
 function fieldChanges(prev: ExchangeRecord, cur: ExchangeRecord, p: RequestShape, c: RequestShape): FieldChange[] {
   const out: FieldChange[] = [];
   const add = (field: string, from: unknown, to: unknown) => {
@@ -41,6 +48,7 @@ function fieldChanges(prev: ExchangeRecord, cur: ExchangeRecord, p: RequestShape
   };
   add('model', p.model, c.model);
   add('reasoning_effort', p.reasoningEffort, c.reasoningEffort);
+  if (onlyOneFromRollout(prev, cur)) return out;
   add('service_tier', p.serviceTier, c.serviceTier);
   add('prompt_cache_key', p.promptCacheKey, c.promptCacheKey);
   add('instructions', p.instructions, c.instructions);
@@ -182,7 +190,7 @@ export function diffExchanges(previous: ExchangeRecord, current: ExchangeRecord)
   const ps: Side = { shape: p, keys: p.input.map(promptKey) };
   const cs: Side = { shape: c, keys: c.input.map(promptKey) };
   const fields = fieldChanges(previous, current, p, c);
-  const tools = diffTools(p, c);
+  const tools = onlyOneFromRollout(previous, current) ? { added: [], removed: [], changed: [] } : diffTools(p, c);
   const divergence = firstDivergence(ps, cs);
   const prefixPreserved =
     divergence === null &&

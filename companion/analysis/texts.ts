@@ -50,6 +50,8 @@ export const ENGLISH = {
   'cacheEvidence.onlyChanged': 'only {fields} changed; the upstream likely evicted the cache',
   'cacheEvidence.onlyAppendedInput': 'only appended input changed; the upstream likely evicted the cache',
   'cacheEvidence.noBody': 'the request body was not captured, so no change can be named',
+  'cacheEvidence.fromRollout':
+    'read from a Codex rollout, which holds no tools, cache key, headers or route: a change there cannot be named, only ruled out in the input',
 
   'pricing.priced': 'priced as {model}, the model that served the request; tier {tier}',
   'pricing.pricedRequested': 'priced as {model}, the model that served the request (Codex requested {requested}); tier {tier}',

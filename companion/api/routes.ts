@@ -19,6 +19,7 @@ import { ActivateProfileSchema, ProfileInputSchema } from '../protocol/profile';
 import { ProfileError } from '../proxy/profiles';
 import { COMPANION_VERSION } from '../version';
 import { bearerToken, extensionOrigin } from './security';
+import { curlCommand } from '../store/export/curl';
 import { badRequest, body, notFound, query } from './validate';
 
 const ExportQuerySchema = z.object({
@@ -45,7 +46,8 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (c.req.method === 'GET') await ctx.captureSettled();
     await next();
   };
-  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/usage', '/usage/*', '/reports/*', '/export']) api.use(p, settled);
+  for (const p of ['/exchanges', '/exchanges/*', '/sessions', '/sessions/*', '/usage', '/usage/*', '/reports/*', '/export'])
+    api.use(p, settled);
 
   api.get('/exchanges', async (c) => {
     const q = query(c, ExchangeListQuerySchema);
@@ -86,6 +88,13 @@ export function buildApi(ctx: CompanionContext): Hono {
     return c.json(withLayout(record));
   });
 
+  api.get('/exchanges/:id/curl', async (c) => {
+    const id = c.req.param('id');
+    const record = (ctx.inflight.has(id) ? await ctx.liveRecord(id) : null) ?? (await ctx.store.get(id));
+    if (!record) return notFound(c, `exchange ${id}`);
+    return c.json({ command: curlCommand(record) });
+  });
+
   api.delete('/exchanges', async (c) => {
     const deleted = await ctx.store.clear();
     ctx.hub.reset('history cleared');
@@ -101,6 +110,12 @@ export function buildApi(ctx: CompanionContext): Hono {
     if (!q.ok) return q.res;
     if (q.value.cursor && !decodeCursor(q.value.cursor)) return badRequest(c, 'cursor is not one this API gave');
     return c.json(await ctx.store.sessionList(q.value));
+  });
+
+  // One session's report, computed from that session's exchanges alone (the full list above reads every session).
+  api.get('/sessions/:id/report', async (c) => {
+    const report = await ctx.store.sessionReport(c.req.param('id'));
+    return report ? c.json(report) : notFound(c, `session ${c.req.param('id')}`);
   });
 
   api.delete('/sessions/:id', async (c) => {

@@ -99,6 +99,11 @@ export class ResponseAssembler {
     return out;
   }
 
+  /** The items as they stream, by `output_index` (live progress reads their text as it grows). */
+  streamedItems(): [number, Json][] {
+    return [...this.items.entries()].sort((a, b) => a[0] - b[0]);
+  }
+
   private index(data: Json): number {
     return typeof data.output_index === 'number' ? data.output_index : this.items.size;
   }

@@ -5,7 +5,7 @@
  */
 import type { ExchangeError, ExchangeSummary, Route } from '../protocol/exchange';
 import type { StatusResponse } from '../protocol/api';
-import type { LiveUsage } from '../protocol/live';
+import type { LiveItemDelta, LivePreview, LiveUsage } from '../protocol/live';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { HeaderPairs } from '../http/headers';
 import type { FlowInit } from './flow';
@@ -48,7 +48,8 @@ export type FromWorker =
   /** Bytes the worker has consumed, freeing room in the bounded channel. */
   | { t: 'ack'; bytes: number }
   | { t: 'started'; summary: ExchangeSummary }
-  | { t: 'progress'; id: string; events: number; textDelta: string; tokens: number }
+  /** New text of each output item (bounded per item), the row preview and the estimate so far. */
+  | { t: 'progress'; id: string; events: number; items: LiveItemDelta[]; preview: LivePreview | null; chars: number; tokens: number }
   /** Finished and stored (HTTP rate-limit headers are applied now; WebSocket readings came as they arrived). */
   | { t: 'stored'; summary: ExchangeSummary; rateLimits: RateLimits | null }
   /** Analysed (or not, `summary` as stored then): the exchange is complete for clients; `usage` after a model exchange. */
@@ -58,6 +59,12 @@ export type FromWorker =
    * `usage` when the change moved the totals.
    */
   | { t: 'updated'; summaries: ExchangeSummary[]; usage: LiveUsage | null }
+  /**
+   * Exchanges an import added (rollouts, JSONL), a page of ids at a time, posted before the
+   * import's answer; `last` on the import's final page. Only when `announceImports` is set (the
+   * OTLP export sends them as spans).
+   */
+  | { t: 'imported'; ids: string[]; last: boolean }
   | { t: 'rateLimits'; rateLimits: RateLimits }
   | { t: 'wsTurn'; conn: number; turnId: string | null; open: boolean; clientMessages: number }
   | { t: 'stats'; stats: WorkerStats }
@@ -85,4 +92,6 @@ export interface WorkerConfig {
   addonModules: string[];
   /** The store's size cap in bytes. */
   maxStoreBytes: number;
+  /** Post an `imported` message for what each import adds (`--otlp-include-imported`). */
+  announceImports: boolean;
 }

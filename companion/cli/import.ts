@@ -5,10 +5,13 @@
  */
 import path from 'node:path';
 import { codexHome } from '../codex/config-file';
-import { loadPrices } from '../store/prices-file';
 import { createLogger } from '../lib/log';
+import { readSettings } from '../lib/settings';
+// A companion-less import is a composition root of its own: the store and the capture's analysis.
+import { AnalysisEngine, storeReads } from '../pipeline/analysis';
 import { ImportReportSchema, type ImportReport } from '../protocol/api';
 import { importHistory, type ImportSources } from '../store/import/import';
+import { RateLimitState } from '../store/ratelimit-state';
 import { Store } from '../store/store';
 import { callApi } from './client';
 import { probe } from '../lib/probe';
@@ -68,7 +71,12 @@ export async function importCommand(args: string[]): Promise<number> {
   if (!report) {
     const log = createLogger('warn');
     const store = Store.open({ home: h, log });
-    report = await importHistory({ store, prices: loadPrices(h).table }, sources);
+    // The analysis a running companion gives them (it alone also learns windows from /models replies).
+    const analysis = new AnalysisEngine(storeReads(store), log, h, readSettings(h).contextWindows ?? {});
+    report = await importHistory({ store, analyse: (r) => analysis.run(r) }, sources);
+    store.close();
+    // What the popup shows when the companion starts next, unless it knows a newer reading.
+    if (report.rateLimits) RateLimitState.inHome(h).update(report.rateLimits);
   }
   console.log(values.json ? JSON.stringify(report, null, 2) : describeReport(report));
   return report.errors.length && report.files === 0 ? 1 : 0;

@@ -23,3 +23,10 @@ export const CHROME_EXTENSION_ID = 'dceflbcgefibjiafpacongiijjkjedae';
 export function pairingLink(port: number, token: string): string {
   return `chrome-extension://${CHROME_EXTENSION_ID}/options.html#port=${port}&token=${encodeURIComponent(token)}`;
 }
+
+/** The demo's history (scripts/make-demo.ts): beside the bundled CLI, or in the sources. */
+export function demoTrafficFile(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.join(here, 'demo-traffic.jsonl'), path.resolve(here, '../demo/demo-traffic.jsonl')];
+  return candidates.find((f) => fs.existsSync(f)) ?? null;
+}

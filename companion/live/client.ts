@@ -3,6 +3,7 @@
  * or stuck client is reset (or dropped) without slowing capture or the other clients.
  */
 import type { WebSocket } from 'ws';
+import type { SentText } from './live-text';
 import type { FeedScope } from '../protocol/live';
 
 export interface ClientLimits {
@@ -18,8 +19,8 @@ export class LiveClient {
   scope: FeedScope = 'full';
   ready = false;
   readonly subscriptions = new Set<string>();
-  /** Characters of each subscribed exchange's text already sent to this client. */
-  readonly textSent = new Map<string, number>();
+  /** What of each subscribed exchange's item text was already sent to this client. */
+  readonly textSent = new Map<string, SentText>();
   private seq = 0;
   private queue: string[] = [];
   private queueBytes = 0;

@@ -8,12 +8,13 @@ import type { WebSocket } from 'ws';
 import { tokenMatches } from '../api/security';
 import type { Logger } from '../lib/log';
 import type { ExchangeSummary } from '../protocol/exchange';
-import { parseClientMessage, type CaptureState, type LiveUsage, type ServerMessage } from '../protocol/live';
+import { parseClientMessage, type CaptureState, type LivePreview, type LiveUsage, type ServerMessage } from '../protocol/live';
 import type { ProfilePublic } from '../protocol/profile';
 import type { RateLimits } from '../protocol/ratelimits';
 import { PROTOCOL_VERSION } from '../protocol/version';
 import { COMPANION_VERSION } from '../version';
 import { LiveClient, type ClientLimits } from './client';
+import type { LiveText } from './live-text';
 
 export interface HubSources {
   token(): string;
@@ -22,6 +23,8 @@ export interface HubSources {
   rateLimits(): RateLimits | null;
   profile(): ProfilePublic;
   capture(): CaptureState;
+  /** Responses streaming now. */
+  streaming(): number;
 }
 
 export interface HubOptions extends Partial<ClientLimits> {
@@ -35,9 +38,12 @@ export interface HubOptions extends Partial<ClientLimits> {
 export interface ProgressSource {
   id: string;
   events: number;
-  text(): string;
-  /** Estimated output tokens so far, counted in the capture worker (the text's deltas, o200k). */
+  /** Characters streamed so far, every kind of delta. */
+  chars: number;
+  /** Estimated output tokens so far, counted in the capture worker (every delta, o200k). */
   tokens: number;
+  preview: LivePreview | null;
+  live: LiveText;
 }
 
 type Outgoing = ServerMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
@@ -150,7 +156,7 @@ export class LiveHub {
         if (client.subscriptions.size >= MAX_SUBSCRIPTIONS)
           return this.badMessage(client, `at most ${MAX_SUBSCRIPTIONS} exchange subscriptions per connection: unsubscribe one first`);
         client.subscriptions.add(m.id);
-        client.textSent.set(m.id, 0);
+        client.textSent.set(m.id, new Map());
         this.markDirty(m.id);
         return;
       case 'exchange/unsubscribe':
@@ -167,6 +173,7 @@ export class LiveHub {
         protocol: PROTOCOL_VERSION,
         companionVersion: COMPANION_VERSION,
         exchanges: client.scope === 'full' ? this.sources.recentExchanges(this.opts.snapshotSize) : [],
+        streaming: this.sources.streaming(),
         usage: this.sources.usage(),
         rateLimits: this.sources.rateLimits(),
         profile: this.sources.profile(),
@@ -228,6 +235,11 @@ export class LiveHub {
     this.broadcast({ type: 'capture/changed', capture }, ['full', 'usage']);
   }
 
+  /** The number of streaming responses changed: every scope hears it (the background's badge shows activity). */
+  activityChanged(streaming: number): void {
+    this.broadcast({ type: 'activity/changed', streaming }, ['full', 'usage']);
+  }
+
   reset(reason: string): void {
     this.broadcast({ type: 'feed/reset', reason }, ['full', 'usage']);
   }
@@ -262,25 +274,30 @@ export class LiveHub {
     // Nobody to tell (DevTools closed): stay dirty; the next event after a client arrives catches up.
     if (![...this.clients].some((c) => c.ready && c.scope === 'full')) return;
     p.dirty = false;
-    const text = p.source.text();
+    const src = p.source;
     const base = {
       type: 'exchange/progress' as const,
       id,
-      events: p.source.events,
-      outputChars: text.length,
-      estimatedOutputTokens: p.source.tokens,
+      events: src.events,
+      outputChars: src.chars,
+      estimatedOutputTokens: src.tokens,
+      preview: src.preview,
     };
     const plain = JSON.stringify(base);
+    let more = false;
     for (const c of this.clients) {
       if (!c.ready || c.scope !== 'full') continue;
-      if (!c.subscriptions.has(id)) {
+      const sent = c.subscriptions.has(id) ? c.textSent.get(id) : undefined;
+      if (!sent) {
         c.send(plain);
         continue;
       }
-      const sent = c.textSent.get(id) ?? 0;
-      c.textSent.set(id, text.length);
-      c.send(JSON.stringify({ ...base, textDelta: text.slice(sent) }));
+      const next = src.live.unsent(sent);
+      more ||= next.more;
+      c.send(JSON.stringify({ ...base, items: next.items }));
     }
+    // A subscriber's catch-up was cut to the per-message budget: the rest goes out next interval.
+    if (more) this.markDirty(id);
   }
 
   private beat(): void {

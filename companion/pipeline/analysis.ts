@@ -11,6 +11,7 @@ import { describeError, type Logger } from '../lib/log';
 import { ANALYSIS_VERSION, type ExchangeAnalysis } from '../protocol/analysis';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { loadPrices, reloadPrices, type PriceState } from '../store/prices-file';
+import type { Store } from '../store/store';
 
 /** Threads whose latest exchange is kept for the next one's analysis. */
 const KEEP_THREADS = 16;
@@ -26,9 +27,20 @@ function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
 
 /** What the analysis asks of the store. */
 export interface StoreReads {
-  /** The thread's latest summaries, or its latest before exchange `before`. */
-  threadSummaries(threadId: string, before?: string): Promise<ExchangeSummary[]>;
+  /** The latest exchanges of a thread that started before `until` (epoch ms, exclusive). */
+  threadSummaries(threadId: string, until: number): Promise<ExchangeSummary[]>;
   record(id: string): Promise<ExchangeRecord | null>;
+}
+
+/**
+ * The reads over a store. Bounded by the record's start: an imported record can be older than
+ * the thread's latest exchanges, and its previous is the latest one before it, not the latest.
+ */
+export function storeReads(store: Pick<Store, 'list' | 'get'>): StoreReads {
+  return {
+    threadSummaries: async (threadId, until) => store.list({ thread: threadId, until, limit: 20 }).items,
+    record: (id) => store.get(id),
+  };
 }
 
 /** What a stored analysis was computed with; another pair means it is out of date. */
@@ -79,7 +91,8 @@ export class AnalysisEngine {
   private async previous(record: ExchangeRecord, stored: boolean): Promise<ExchangeRecord | null> {
     if (!record.threadId) return null;
     const kept = stored ? undefined : this.latest.get(record.threadId);
-    const candidates = await this.store.threadSummaries(record.threadId, stored ? record.id : undefined);
+    // `until` is exclusive; a previous that started in the same millisecond is ordered by id.
+    const candidates = await this.store.threadSummaries(record.threadId, record.startedAt + 1);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
     return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id));

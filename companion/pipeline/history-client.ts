@@ -22,6 +22,7 @@ const OPS = {
   prune: true,
   usage: false,
   sessionReports: false,
+  sessionReport: false,
   sessionList: false,
   mostExpensive: false,
   cacheMissesByCost: false,

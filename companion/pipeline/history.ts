@@ -14,7 +14,7 @@ import { importHistory, type ImportSources } from '../store/import/import';
 import type { ListQuery, Store } from '../store/store';
 import { importLegacyStore } from '../store/migrate-legacy';
 import type { Logger } from '../lib/log';
-import type { PriceTable } from '../protocol/analysis';
+import type { AnalysisEngine } from './analysis';
 
 /** What the main thread keeps of the history to answer the live feed at once (its snapshot). */
 export interface HistoryMirror {
@@ -25,11 +25,11 @@ export interface HistoryMirror {
 export interface HistoryParts {
   /** Response ids of exchanges still streaming (an import must not take them for its own). */
   inflightResponseIds(): Iterable<string | null>;
-  /** The price table in force (it follows edits of prices.json). */
-  prices(): PriceTable;
+  /** Told what each import added, a page of ids at a time (absent: nobody asked). */
+  onImported?: (ids: string[], last: boolean) => void;
 }
 
-export function historyOps(store: Store, home: string, log: Logger, parts: HistoryParts) {
+export function historyOps(store: Store, home: string, log: Logger, analysis: Pick<AnalysisEngine, 'run'>, parts: HistoryParts) {
   const reports = createReports(store);
   return {
     list: (q: ListQuery) => store.list(q),
@@ -43,6 +43,7 @@ export function historyOps(store: Store, home: string, log: Logger, parts: Histo
     prune: () => ({ deleted: store.pruneIfNeeded(), bytes: store.bytes(), maxBytes: store.maxBytes }),
     usage: (q: UsageQuery) => reports.usage(q),
     sessionReports: () => reports.sessions(),
+    sessionReport: (sessionId: string | null) => reports.session(sessionId),
     sessionList: (...a: Parameters<Store['sessions']>) => store.sessions(...a),
     mostExpensive: (...a: Parameters<Store['mostExpensive']>) => store.mostExpensive(...a),
     cacheMissesByCost: (...a: Parameters<Store['cacheMissesByCost']>) => store.cacheMissesByCost(...a),
@@ -63,8 +64,12 @@ export function historyOps(store: Store, home: string, log: Logger, parts: Histo
       const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
       store.database.pragma(`max_page_count = ${n}`);
     },
+    /** Imported records go through the capture's own analysis engine, in their threads' order. */
     import: (sources: ImportSources) =>
-      importHistory({ store, prices: parts.prices(), inflightResponseIds: parts.inflightResponseIds }, sources),
+      importHistory(
+        { store, analyse: (r) => analysis.run(r), inflightResponseIds: parts.inflightResponseIds, onAdded: parts.onImported },
+        sources,
+      ),
   };
 }
 

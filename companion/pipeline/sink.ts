@@ -8,6 +8,7 @@ import type { RateLimitState } from '../store/ratelimit-state';
 import type { LiveHub } from '../live/hub';
 import type { Sink } from './host';
 import type { InflightExchange } from '../context';
+import { LiveText } from '../live/live-text';
 import type { Mirror } from './history-client';
 
 export interface SinkParts {
@@ -19,26 +20,31 @@ export interface SinkParts {
   wsTurn(conn: number, open: boolean, turnId: string | null, clientMessages: number): void;
   /** After an exchange and its analysis are stored (the OTLP export reads it then). */
   stored?(exchange: { id: string; kind: string }): Promise<void> | undefined;
+  /** Exchanges an import added (the OTLP export queues them; nothing here waits for it). */
+  imported?(ids: string[], last: boolean): void;
 }
 
 export function createSink(p: SinkParts): Sink {
   return async (m) => {
     switch (m.t) {
       case 'started':
-        p.inflight.set(m.summary.id, { summary: m.summary, events: 0, text: '', tokens: 0 });
+        p.inflight.set(m.summary.id, { summary: m.summary, events: 0, chars: 0, tokens: 0, preview: null, live: new LiveText() });
         p.hub.exchangeStarted(m.summary);
+        p.hub.activityChanged(p.inflight.size);
         return;
       case 'progress': {
         const f = p.inflight.get(m.id);
         if (!f) return;
         f.events = m.events;
-        f.text += m.textDelta;
+        f.chars = m.chars;
         f.tokens = m.tokens;
-        p.hub.exchangeProgress({ id: m.id, events: f.events, text: () => f.text, tokens: f.tokens });
+        f.preview = m.preview;
+        f.live.apply(m.items);
+        p.hub.exchangeProgress({ id: m.id, ...f });
         return;
       }
       case 'stored':
-        p.inflight.delete(m.summary.id);
+        if (p.inflight.delete(m.summary.id)) p.hub.activityChanged(p.inflight.size);
         p.mirror()?.upsert(m.summary);
         if (m.rateLimits) p.hub.rateLimitsUpdated(p.rateLimits.update(m.rateLimits));
         return;
@@ -65,6 +71,9 @@ export function createSink(p: SinkParts): Sink {
         if (m.usage) p.hub.usageUpdated(m.usage);
         return;
       }
+      case 'imported':
+        p.imported?.(m.ids, m.last);
+        return;
       case 'rateLimits':
         p.hub.rateLimitsUpdated(p.rateLimits.update(m.rateLimits));
         return;

@@ -39,7 +39,10 @@ export const ExportSignalStatusSchema = z.object({
   /** Spans accepted by the backend; for metrics, export rounds accepted. */
   exported: z.number(),
   queued: z.number(),
-  /** Dropped, oldest first, because the queue was full while the backend did not accept. */
+  /**
+   * Dropped, oldest first, because the queue was full while the backend did not accept (for
+   * traces, imported exchanges still waiting to become spans count too).
+   */
   dropped: z.number(),
   failures: z.number(),
   lastError: z.object({ message: z.string(), at: z.number() }).nullable(),
@@ -87,6 +90,9 @@ export const StatusResponseSchema = z.object({
 export type StatusResponse = z.infer<typeof StatusResponseSchema>;
 
 export const ErrorResponseSchema = z.object({ error: z.string(), message: z.string() });
+
+/** `GET /api/exchanges/:id/curl`: the request as one shell command, credentials left out. */
+export const CurlResponseSchema = z.object({ command: z.string() });
 
 /**
  * `GET /api/usage?session=&since=&until=`: the totals ("as Codex counts" in `codexTokensUsed`
@@ -139,5 +145,10 @@ export const ImportReportSchema = z.object({
   duplicates: z.number().int().nonnegative(),
   /** Files that could not be read, and the first problems of malformed JSONL lines. */
   errors: z.array(z.string()),
+  /**
+   * The newest rate-limit reading among the exchanges added (a rollout's token_count, a captured
+   * exchange's headers), for the live state, which keeps it only when nothing newer is known.
+   */
+  rateLimits: RateLimitsSchema.nullable().default(null),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

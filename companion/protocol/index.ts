@@ -14,3 +14,4 @@ export * from './section-names';
 export * from './layout';
 export * from './pairing';
 export * from './text-code';
+export * from './exchange-match';

@@ -27,7 +27,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   HelloSchema,
   /** Asks for a fresh snapshot (after a gap in `seq`). */
   z.object({ type: z.literal('feed/resync') }),
-  /** Asks for the new output text of one exchange in its progress messages. */
+  /** Asks for the new text of one exchange's output items (reasoning, tool calls, text) in its progress messages. */
   z.object({ type: z.literal('exchange/subscribe'), id: z.string().max(64) }),
   z.object({ type: z.literal('exchange/unsubscribe'), id: z.string().max(64) }),
 ]);
@@ -69,18 +69,51 @@ export const SnapshotSchema = z.object({
   rateLimits: RateLimitsSchema.nullable(),
   profile: ProfilePublicSchema,
   capture: CaptureStateSchema,
+  /** Responses streaming now (the toolbar badge shows activity while any does). */
+  streaming: z.number().int().nonnegative(),
 });
+
+/** What kind of output item a live item is; anything else streams no text of its own. */
+export const LiveItemKindSchema = z.enum(['message', 'reasoning', 'function_call', 'custom_tool_call', 'other']);
+export type LiveItemKind = z.infer<typeof LiveItemKindSchema>;
+
+/**
+ * New text of one output item since the previous progress message: reasoning summary text,
+ * a tool call's arguments (or custom tool input) or the assistant's text. Appending every delta
+ * of an `index` in order gives the item's live text.
+ */
+export const LiveItemDeltaSchema = z.object({
+  /** The item's `output_index` in the response. */
+  index: z.number().int().nonnegative(),
+  kind: LiveItemKindSchema,
+  /** The tool a call names (`namespace.name` inside a namespace); null for other kinds. */
+  name: z.string().max(256).nullable(),
+  delta: z.string(),
+  /** The live text stops here (it reached the live cap); the stored record has all of it. */
+  truncated: z.boolean().optional(),
+});
+export type LiveItemDelta = z.infer<typeof LiveItemDeltaSchema>;
+
+/** The list row's line for a streaming exchange: the latest item with text, at most 160 characters of it. */
+export const LivePreviewSchema = z.object({
+  kind: LiveItemKindSchema,
+  name: z.string().max(256).nullable(),
+  text: z.string().max(160),
+});
+export type LivePreview = z.infer<typeof LivePreviewSchema>;
 
 export const ProgressSchema = z.object({
   type: z.literal('exchange/progress'),
   seq,
   id: z.string(),
   events: z.number().int().nonnegative(),
+  /** Characters streamed so far, every kind of delta (reasoning, tool arguments and input, text). */
   outputChars: z.number().int().nonnegative(),
-  /** Estimated from the streamed text (o200k); the reported count arrives with `exchange/completed`. */
+  /** Estimated from every streamed delta (o200k); the reported count arrives with `exchange/completed`. */
   estimatedOutputTokens: z.number().int().nonnegative(),
-  /** New assistant text since the previous progress message; only for subscribers of this exchange. */
-  textDelta: z.string().optional(),
+  preview: LivePreviewSchema.nullable().optional(),
+  /** New text of each item since the previous message; only for subscribers of this exchange. */
+  items: z.array(LiveItemDeltaSchema).optional(),
 });
 
 export const ServerMessageSchema = z.discriminatedUnion('type', [
@@ -94,6 +127,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ratelimits/updated'), seq, rateLimits: RateLimitsSchema }),
   z.object({ type: z.literal('profile/changed'), seq, profile: ProfilePublicSchema }),
   z.object({ type: z.literal('capture/changed'), seq, capture: CaptureStateSchema }),
+  /** How many responses are streaming now, whenever that changes (to every scope). */
+  z.object({ type: z.literal('activity/changed'), seq, streaming: z.number().int().nonnegative() }),
   /** History changed under the client (cleared, pruned, or the client fell behind): load a new snapshot. */
   z.object({ type: z.literal('feed/reset'), seq, reason: z.string() }),
   /** Keeps idle connections (and an MV3 service worker holding one) alive. */

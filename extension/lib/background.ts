@@ -1,6 +1,8 @@
 /**
  * The background's work (service worker in Chrome MV3, event page in Firefox): a `usage`-scope
- * feed and the toolbar badge (offline, capture errors, rate limits at or above 80 %). The
+ * feed and the toolbar badge (offline, capture errors, rate limits at or above 80 %, a response
+ * streaming). The badge is only ever what the open feed says: a worker that starts again (the
+ * browser stopped it, with the badge still set) shows nothing until its snapshot tells it. The
  * companion's heartbeat every 20 s keeps a worker with an open socket alive. A worker without one
  * (the companion is down) is stopped by the browser after 30 s idle and keeps no timer, so an alarm
  * every 30 s wakes it to try again: the badge then says "off" until the companion answers, and
@@ -67,6 +69,8 @@ export async function startBackground(connect: ConnectionFactory = webSocketConn
         offline: connection.offlineSince !== null,
         capture: capture.state,
         rateLimits: usage.rateLimits,
+        // Only a connected feed's count shows (badgeFor says "off" otherwise): a closed feed cannot say when a stream ends.
+        streaming: capture.streaming,
       }),
     (b) => void showBadge(b),
     { immediate: true },

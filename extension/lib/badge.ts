@@ -1,6 +1,7 @@
 /**
  * What the toolbar badge says: that the companion cannot be reached or refused the pairing, then
- * capture errors, then rate-limit use at or above 80 %, then a pause, else nothing.
+ * capture errors, then rate-limit use at or above 80 %, then a pause, then that responses are
+ * streaming, else nothing.
  */
 import type { CaptureState, RateLimits } from '../../companion/protocol';
 import type { ConnectionStatus } from '@/stores/connection';
@@ -17,6 +18,9 @@ export interface Badge {
 export const BADGE_RED = '#d93025';
 export const BADGE_AMBER = '#e37400';
 export const BADGE_GREY = '#5f6368';
+export const BADGE_BLUE = '#1a73e8';
+/** The activity mark: a dot, as a recording indicator, readable in every locale. */
+export const BADGE_STREAMING = '●';
 
 export interface BadgeInput {
   status: ConnectionStatus;
@@ -24,6 +28,8 @@ export interface BadgeInput {
   offline: boolean;
   capture: CaptureState | null;
   rateLimits: RateLimits | null;
+  /** Responses streaming now; null before the companion said. */
+  streaming?: number | null;
   /** Epoch milliseconds: a reading whose window has reset since no longer raises the badge. */
   now?: number;
 }
@@ -59,5 +65,7 @@ export function badgeFor(input: BadgeInput): Badge {
       title: tr('badge.rateLimit', { base, percent: fmtPercent(used) }),
     };
   if (c?.paused) return { text: 'II', color: BADGE_AMBER, title: tr('badge.paused', { base }) };
+  const n = input.streaming ?? 0;
+  if (n > 0) return { text: BADGE_STREAMING, color: BADGE_BLUE, title: tr('badge.streaming', { base, n: fmtInt(n) }, n) };
   return { text: '', color: BADGE_AMBER, title: base };
 }

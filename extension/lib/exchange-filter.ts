@@ -1,19 +1,49 @@
-/** The list's filters (search text, status, request kind, agent, session, thread) as one pure predicate. */
-import type { ExchangeStatus, ExchangeSummary } from '../../companion/protocol';
+/**
+ * The list's filters and sort as the user set them, and the store query they stand for. Which
+ * exchanges match is the companion's rule (`matchesQuery` in the protocol), never decided here.
+ */
+import type { ExchangeSource, ExchangeStatus, ExchangeSummary, SortKeyName } from '../../companion/protocol';
+import type { ExchangeQuery } from './rest';
 
 export type KindFilter = 'turn' | 'prewarm' | 'compaction' | 'other';
-export type AgentFilter = 'main' | 'subagent';
 
 export interface ExchangeFilter {
   text: string;
   status: ExchangeStatus | null;
   kind: KindFilter | null;
-  agent: AgentFilter | null;
+  /** A sub-agent's name or nickname. */
+  agent: string | null;
   session: string | null;
   thread: string | null;
+  /** Only cache misses. */
+  miss: boolean;
+  /** In USD. */
+  minCost: number | null;
+  /** Requested, sent or served. */
+  model: string | null;
+  source: ExchangeSource | null;
 }
 
-export const EMPTY_FILTER: ExchangeFilter = { text: '', status: null, kind: null, agent: null, session: null, thread: null };
+export interface ListSort {
+  key: SortKeyName;
+  order: 'asc' | 'desc';
+}
+
+/** The store's filters plus its sort, as `GET /api/exchanges` takes them (paging aside). */
+export type ListQuery = Omit<ExchangeQuery, 'limit' | 'before' | 'cursor'>;
+
+export const EMPTY_FILTER: ExchangeFilter = {
+  text: '',
+  status: null,
+  kind: null,
+  agent: null,
+  session: null,
+  thread: null,
+  miss: false,
+  minCost: null,
+  model: null,
+  source: null,
+};
 
 /** Turn, prewarm, compaction, or other (non-model requests and model requests without a known kind). */
 export function kindOf(s: ExchangeSummary): KindFilter {
@@ -21,51 +51,28 @@ export function kindOf(s: ExchangeSummary): KindFilter {
   return s.requestKind === 'unknown' ? 'other' : s.requestKind;
 }
 
-/** Summaries are replaced, never mutated, so the search text can be kept per object. */
-const searchCache = new WeakMap<ExchangeSummary, string>();
-
-/** The text a search looks in, lower-cased. */
-export function searchable(s: ExchangeSummary): string {
-  const cached = searchCache.get(s);
-  if (cached !== undefined) return cached;
-  const text = [
-    s.id,
-    // The served model and the requested (and sent) ones: a search finds the exchange by either.
-    s.model,
-    s.route.modelRequested,
-    s.route.modelSent,
-    s.preview,
-    s.status,
-    s.path,
-    s.agent.name,
-    s.agent.nickname,
-    s.sessionId,
-    s.threadId,
-    s.responseId,
-    s.error?.code,
-    s.error?.message,
-    s.route.profileId,
-    ...(s.cache?.reasons ?? []),
-  ]
-    .filter(Boolean)
-    .join('\n')
-    .toLowerCase();
-  searchCache.set(s, text);
-  return text;
+/** The query for the store: unset filters are left out, so the companion treats them as "any". */
+export function listQuery(f: ExchangeFilter, sort: ListSort | null): ListQuery {
+  const q: ListQuery = {};
+  const text = f.text.trim();
+  if (text) q.q = text;
+  if (f.status) q.status = f.status;
+  if (f.kind) q.kind = f.kind;
+  if (f.agent) q.agent = f.agent;
+  if (f.session !== null) q.session = f.session;
+  if (f.thread !== null) q.thread = f.thread;
+  if (f.miss) q.miss = 1;
+  if (f.minCost !== null) q.minCost = f.minCost;
+  if (f.model) q.model = f.model;
+  if (f.source) q.source = f.source;
+  if (sort) {
+    q.sort = sort.key;
+    q.order = sort.order;
+  }
+  return q;
 }
 
-export function isFilterActive(f: ExchangeFilter): boolean {
-  return f.text.trim() !== '' || f.status !== null || f.kind !== null || f.agent !== null || f.session !== null || f.thread !== null;
-}
-
-/** A predicate for `f`; build it once per filter change, call it per row. */
-export function filterPredicate(f: ExchangeFilter): (s: ExchangeSummary) => boolean {
-  const needle = f.text.trim().toLowerCase();
-  return (s) =>
-    (f.status === null || s.status === f.status) &&
-    (f.kind === null || kindOf(s) === f.kind) &&
-    (f.agent === null || s.agent.role === f.agent) &&
-    (f.session === null || s.sessionId === f.session) &&
-    (f.thread === null || s.threadId === f.thread) &&
-    (needle === '' || searchable(s).includes(needle));
+/** With no filter and no sort the list is the live feed, newest first; anything else asks the store. */
+export function isQueryActive(q: ListQuery): boolean {
+  return Object.keys(q).length > 0;
 }

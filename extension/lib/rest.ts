@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   CaptureStateSchema,
+  CurlResponseSchema,
   ErrorResponseSchema,
   ExchangeListResponseSchema,
   ExchangeRecordSchema,
@@ -12,7 +13,9 @@ import {
   ProfilePublicSchema,
   ProfilesResponseSchema,
   RateLimitsResponseSchema,
+  SessionPageSchema,
   SessionsResponseSchema,
+  TopExchangesResponseSchema,
   StatusResponseSchema,
   UsageResponseSchema,
   type CaptureState,
@@ -22,7 +25,9 @@ import {
   type ProfilePublic,
   type ProfilesResponse,
   type RateLimits,
+  type SessionPage,
   type SessionsResponse,
+  type TopExchangesResponse,
   type StatusResponse,
   type UsageResponse,
 } from '../../companion/protocol';
@@ -36,14 +41,21 @@ export interface Endpoint {
 }
 
 export type ExchangeQuery = Partial<z.infer<typeof ExchangeListQuerySchema>>;
+export type SessionListQuery = { limit?: number; cursor?: string; q?: string };
 export type UsageQuery = { session?: string; since?: number; until?: number };
 
 export interface CompanionApi {
   health(): Promise<{ version: string }>;
   exchanges(query?: ExchangeQuery): Promise<ExchangeListResponse>;
   exchange(id: string): Promise<ExchangeRecord>;
+  /** The request as a shell command ("Copy as cURL"), credentials left out. */
+  curl(id: string): Promise<string>;
   clearExchanges(): Promise<{ deleted: number }>;
   sessions(): Promise<SessionsResponse>;
+  /** The paged, searchable session list (title, working directory, cost, misses). */
+  sessionList(query: SessionListQuery): Promise<SessionPage>;
+  /** The costliest exchanges, or the cache misses by what they cost. */
+  report(kind: 'expensive' | 'cache-misses', query?: { session?: string; limit?: number }): Promise<TopExchangesResponse>;
   deleteSession(id: string): Promise<{ deleted: number }>;
   usage(query?: UsageQuery): Promise<UsageResponse>;
   rateLimits(): Promise<RateLimits | null>;
@@ -110,8 +122,11 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
     health: () => call('GET', '/health', HealthResponseSchema, undefined, false),
     exchanges: (q = {}) => call('GET', `/exchanges${queryString(q)}`, ExchangeListResponseSchema),
     exchange: (id) => call('GET', `/exchanges/${encodeURIComponent(id)}`, ExchangeRecordSchema),
+    curl: async (id) => (await call('GET', `/exchanges/${encodeURIComponent(id)}/curl`, CurlResponseSchema)).command,
     clearExchanges: () => call('DELETE', '/exchanges', DeletedSchema),
     sessions: () => call('GET', '/sessions', SessionsResponseSchema),
+    sessionList: (q) => call('GET', `/sessions${queryString({ limit: 50, ...q })}`, SessionPageSchema),
+    report: (kind, q = {}) => call('GET', `/reports/${kind}${queryString(q)}`, TopExchangesResponseSchema),
     deleteSession: (id) => call('DELETE', `/sessions/${encodeURIComponent(id)}`, DeletedSchema),
     usage: (q = {}) => call('GET', `/usage${queryString(q)}`, UsageResponseSchema),
     rateLimits: async () => (await call('GET', '/ratelimits', RateLimitsResponseSchema)).rateLimits,

@@ -1,5 +1,5 @@
 /** One list row's cells from a summary (and live progress): formatted honestly, unknown as "—", parts beside their wholes. */
-import type { ExchangeSummary } from '../../companion/protocol';
+import type { ExchangeSummary, LivePreview } from '../../companion/protocol';
 import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
 import { modelView } from './model-view';
@@ -11,6 +11,21 @@ import { tr } from './i18n';
 export interface RowProgress {
   estimatedOutputTokens: number;
   outputChars: number;
+  preview?: LivePreview | null;
+}
+
+/** A streaming row's line: what is being written now, said as the stored preview would say it. */
+export function livePreviewText(p: LivePreview): string {
+  switch (p.kind) {
+    case 'reasoning':
+      return tr('row.liveReasoning', { text: p.text });
+    case 'function_call':
+    case 'custom_tool_call':
+      return `→ ${[p.name, p.text].filter(Boolean).join(' ')}`;
+    case 'message':
+    case 'other':
+      return p.text;
+  }
 }
 
 export interface RowView {
@@ -97,6 +112,6 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
     cost: streaming ? '…' : fmtUsd(s.costUsd),
     costUnknown: !streaming && (s.costUsd === null || s.costUsd === undefined),
     duration: fmtDuration((s.endedAt ?? (streaming ? now : null)) === null ? null : (s.endedAt ?? now) - s.startedAt),
-    preview: s.preview ?? (s.error ? s.error.message : ''),
+    preview: s.preview ?? (streaming && progress?.preview ? livePreviewText(progress.preview) : s.error ? s.error.message : ''),
   };
 }

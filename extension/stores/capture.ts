@@ -1,4 +1,4 @@
-/** Capture state (paused, errors so far, the last one) from the feed, and pausing or resuming it over REST. */
+/** Capture state (paused, errors so far, the last one, responses streaming now) from the feed, and pausing or resuming it over REST. */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { CaptureState } from '../../companion/protocol';
@@ -9,9 +9,15 @@ export const useCaptureStore = defineStore('capture', () => {
   const state = shallowRef<CaptureState | null>(null);
   const busy = ref(false);
   const error = ref<string | null>(null);
+  /** Responses streaming now; null until a snapshot said. */
+  const streaming = ref<number | null>(null);
 
   function applyCapture(s: CaptureState): void {
     state.value = s;
+  }
+
+  function applyActivity(n: number): void {
+    streaming.value = n;
   }
 
   /** Forwarding never stops; pausing only stops recording. */
@@ -27,5 +33,5 @@ export const useCaptureStore = defineStore('capture', () => {
     }
   }
 
-  return { state, busy, error, applyCapture, setPaused };
+  return { state, busy, error, streaming, applyCapture, applyActivity, setPaused };
 });

@@ -207,6 +207,7 @@ export const useConnectionStore = defineStore('connection', () => {
       case 'ratelimits/updated':
       case 'profile/changed':
       case 'capture/changed':
+      case 'activity/changed':
         return live(m);
       default:
         return assertNever(m);

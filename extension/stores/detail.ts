@@ -1,14 +1,15 @@
 /**
  * The selected exchange: its full record, fetched on selection only (records can be megabytes),
- * and while it streams, its new assistant text (`exchange/subscribe` makes progress carry it) and
- * the record as it stands (request and layout: the Context tab shows them before the end).
+ * and while it streams, its output items' text as it arrives (`exchange/subscribe` makes progress
+ * carry it) and the record as it stands (request and layout: the Context tab shows them before the end).
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
-import type { ExchangeRecord, ExchangeSummary } from '../../companion/protocol';
+import type { ExchangeRecord, ExchangeSummary, LiveItemDelta } from '../../companion/protocol';
 import type { LiveTool } from '@/components/docs/sheet-api';
 import { ApiError } from '@/lib/api-error';
 import { tr } from '@/lib/i18n';
+import { applyLiveDeltas, type LiveOutputItem } from '@/lib/live-output';
 import { liveToolIndex } from '@/lib/live-tools';
 import { toolKey } from '@/lib/tool-keys';
 import { useConnectionStore } from './connection';
@@ -24,8 +25,8 @@ export const useDetailStore = defineStore('detail', () => {
   const record = shallowRef<ExchangeRecord | null>(null);
   const loading = ref(false);
   const error = ref<string | null>(null);
-  /** Assistant text streamed so far for the selected exchange. */
-  const liveText = ref('');
+  /** Output items streamed so far for the selected exchange (reasoning, tool calls, text). */
+  const liveItems = ref<LiveOutputItem[]>([]);
   const cache = new Map<string, ExchangeRecord>();
   let subscribed: string | null = null;
 
@@ -81,7 +82,7 @@ export const useDetailStore = defineStore('detail', () => {
     selectedId.value = id;
     record.value = null;
     error.value = null;
-    liveText.value = '';
+    liveItems.value = [];
     request++;
     loading.value = false;
     if (!id) return subscribe(null);
@@ -96,8 +97,8 @@ export const useDetailStore = defineStore('detail', () => {
     else await fetchRecord(id);
   }
 
-  function appendText(id: string, delta: string): void {
-    if (id === selectedId.value) liveText.value += delta;
+  function applyItems(id: string, deltas: readonly LiveItemDelta[]): void {
+    if (id === selectedId.value) applyLiveDeltas(liveItems.value, deltas);
   }
 
   /** A newer summary of the selected exchange: when it has ended (or learned a fact), load its record. */
@@ -110,11 +111,21 @@ export const useDetailStore = defineStore('detail', () => {
     void fetchRecord(s.id);
   }
 
-  /** After a (re)connect the subscription is gone on the companion's side: renew it. */
-  function afterSnapshot(): void {
+  /**
+   * After a reconnect the subscription is gone on the companion's side: renew it, and take the
+   * text from the start again (the companion resends it all). A resync on the same socket keeps both.
+   */
+  function afterSnapshot(freshSocket: boolean): void {
     const id = selectedId.value;
+    if (!freshSocket) return;
     subscribed = null;
+    liveItems.value = [];
     if (id && useExchangesStore().get(id)?.status === 'streaming') subscribe(id);
+  }
+
+  /** The request as a shell command, built by the companion (it knows which headers are credentials). */
+  function curlOf(id: string): Promise<string> {
+    return settings.api.curl(id);
   }
 
   return {
@@ -122,14 +133,15 @@ export const useDetailStore = defineStore('detail', () => {
     record,
     loading,
     error,
-    liveText,
+    liveItems,
     tools,
     liveTools,
     liveToolFor,
     select,
-    appendText,
+    applyItems,
     exchangeChanged,
     afterSnapshot,
     refetch: fetchRecord,
+    curlOf,
   };
 });

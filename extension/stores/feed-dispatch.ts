@@ -31,6 +31,7 @@ export function replayedAfterSnapshot(m: ServerMessage): boolean {
     case 'ratelimits/updated':
     case 'profile/changed':
     case 'capture/changed':
+    case 'activity/changed':
     case 'feed/snapshot':
     case 'feed/reset':
     case 'feed/heartbeat':
@@ -49,15 +50,16 @@ export const dispatchToStores: Dispatch = (m, ctx) => {
       useUsageStore().applyRateLimits(m.rateLimits);
       useProfilesStore().applyActive(m.profile);
       useCaptureStore().applyCapture(m.capture);
+      useCaptureStore().applyActivity(m.streaming);
       useSessionsStore().markStale();
-      useDetailStore().afterSnapshot();
+      useDetailStore().afterSnapshot(ctx.freshSocket);
       return;
     case 'exchange/started':
       useExchangesStore().applySummary(m.exchange);
       return;
     case 'exchange/progress':
       useExchangesStore().applyProgress(m);
-      if (m.textDelta) useDetailStore().appendText(m.id, m.textDelta);
+      if (m.items) useDetailStore().applyItems(m.id, m.items);
       return;
     case 'exchange/completed':
     case 'exchange/updated':
@@ -76,6 +78,9 @@ export const dispatchToStores: Dispatch = (m, ctx) => {
       return;
     case 'capture/changed':
       useCaptureStore().applyCapture(m.capture);
+      return;
+    case 'activity/changed':
+      useCaptureStore().applyActivity(m.streaming);
       return;
     case 'feed/reset':
     case 'feed/heartbeat':

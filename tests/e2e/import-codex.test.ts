@@ -47,7 +47,7 @@ describe.each(scenarios)('importing the rollouts of a real Codex run (%s)', (sce
     fs.rmSync(fresh, { recursive: true, force: true });
   });
 
-  it('into a fresh state directory: "as Codex counts" equals the tokens used Codex printed, and the threads match', async () => {
+  it('into a fresh state directory: "as Codex counts" equals the tokens used Codex printed, the threads match, and each exchange is priced and judged as its capture was', async () => {
     expect(run.run.exitCode).toBe(0);
     const r = await cli(['import', '--codex-home', run.run.codexHome, '--home', fresh, '--port', String(await freePort())]);
     expect(r.stderr).toBe('');
@@ -59,6 +59,11 @@ describe.each(scenarios)('importing the rollouts of a real Codex run (%s)', (sce
     expect(rollupUsage(imported).codexTokensUsed).toBe(run.run.tokensUsed);
     expect(imported.map((s) => s.responseId).sort()).toEqual(responses.map((s) => s.responseId).sort());
     expect(threadsOf(imported)).toEqual(threadsOf(run.summaries));
+    // Analysed as the capture was: the same usage priced alike, and the same cache verdict.
+    const judged = (items: ExchangeSummary[]) =>
+      items.map((s) => [s.responseId, s.costUsd, s.cache?.verdict ?? null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(judged(imported)).toEqual(judged(responses));
+    expect(imported.every((s) => s.costUsd !== null && s.cache !== null)).toBe(true);
   });
 
   it("into the capturing companion's own directory (through its API): nothing is added, no token counted twice", async () => {

@@ -23,8 +23,9 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 const npm = (args: string[], cwd: string) => spawnSync('npm', args, { cwd, env: cleanEnv(), encoding: 'utf8', timeout: 180_000 });
 
-/** What the package may hold: the companion bundle, the two unpacked extensions, and npm's own files. */
-const ALLOWED = /^(LICENSE|README\.md|package\.json|dist\/companion\/[\w.-]+\.mjs|dist\/extension\/(chrome|firefox)-mv3\/[\w./-]+)$/;
+/** What the package may hold: the companion bundle and the demo's history, the two unpacked extensions, and npm's own files. */
+const ALLOWED =
+  /^(LICENSE|README\.md|package\.json|dist\/companion\/[\w.-]+\.mjs|dist\/companion\/demo-traffic\.jsonl|dist\/extension\/(chrome|firefox)-mv3\/[\w./-]+)$/;
 
 describe('the npm package', () => {
   let root: string;
@@ -52,13 +53,14 @@ describe('the npm package', () => {
   }, 240_000);
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('holds the companion and both extensions, and nothing else (no sources, tests, fixtures, zips or maps)', () => {
+  it('holds the companion, the demo traffic and both extensions, and nothing else (no sources, tests, fixtures, zips or maps)', () => {
     const files = pack.files.map((f) => f.path);
     expect(files.filter((f) => !ALLOWED.test(f))).toEqual([]);
     expect(files.filter((f) => /fixture|\.test\.|\.map$|\.zip$|\.tsx?$/.test(f))).toEqual([]);
     for (const f of [
       'dist/companion/cli.mjs',
       'dist/companion/capture-worker.mjs',
+      'dist/companion/demo-traffic.jsonl',
       'dist/extension/chrome-mv3/manifest.json',
       'dist/extension/firefox-mv3/manifest.json',
     ]) {

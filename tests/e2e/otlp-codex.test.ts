@@ -307,3 +307,109 @@ describe('OTLP export to an endpoint where nothing listens', () => {
     }
   });
 });
+
+describe('OTLP export to a backend that accepts the connection and never answers', () => {
+  let receiver: OtlpReceiver;
+  let r: CaptureRun;
+  let capturedAt: number;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver({ answer: 'hang' });
+    // A timeout far longer than the run: every export request the run starts is still held when it ends.
+    r = await captureRun(
+      'subagentV1',
+      {},
+      { env: { ...process.env, ...FAST, OTEL_EXPORTER_OTLP_TIMEOUT: '600000' }, otlp: { endpoint: receiver.url } },
+    );
+    // captureRun returns once capture has stored and analysed everything Codex sent.
+    capturedAt = Date.now();
+  });
+  afterAll(async () => {
+    await r?.dispose();
+    await receiver?.close();
+  });
+
+  it('changes nothing for Codex, and capture finishes while an export it started is still unanswered', async () => {
+    expect(r.run.exitCode).toBe(0);
+    expect(r.run.tokensUsed).toBe(UsageResponseSchema.parse(await api(r, '/usage')).codexTokensUsed);
+    expect(r.records.filter((x) => x.kind === 'model').every((x) => x.status === 'completed' && x.analysis)).toBe(true);
+    const traces = receiver.held.filter((h) => h.path === '/v1/traces');
+    expect(traces.length).toBeGreaterThanOrEqual(1);
+    expect(traces[0].at).toBeLessThan(capturedAt);
+    expect(traces[0].closedAt).toBeNull();
+    const status = StatusResponseSchema.parse(await api(r, '/status')).export!.traces!;
+    expect(status).toMatchObject({ exported: 0, failures: 0 });
+  });
+
+  it('keeps one export request per signal in flight however many exchanges and metric rounds wait', async () => {
+    expect(r.records.filter((x) => x.kind === 'model').length).toBeGreaterThan(1);
+    // The metric reader gives up on a round sooner than the request times out: later rounds must not open more.
+    await until(async () => StatusResponseSchema.parse(await api(r, '/status')).export!.metrics!.failures >= 2, 'skipped metric rounds');
+    for (const path of ['/v1/traces', '/v1/metrics']) {
+      expect(
+        receiver.held.filter((h) => h.path === path),
+        path,
+      ).toHaveLength(1);
+      expect(receiver.peakHeld(path), path).toBe(1);
+    }
+  });
+
+  it('reports a metrics round that finds the previous request still unanswered', async () => {
+    const metrics = StatusResponseSchema.parse(await api(r, '/status')).export!.metrics!;
+    expect(metrics.lastError!.message).toMatch(/has not answered the previous metrics export/);
+    expect(metrics.exported).toBe(0);
+  });
+});
+
+describe('OTLP export to a hung backend, with a short export timeout', () => {
+  let receiver: OtlpReceiver;
+  let r: CaptureRun;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver({ answer: 'hang' });
+    // A queue of two spans for a run that makes five: the oldest must go, counted.
+    r = await captureRun(
+      'subagentV1',
+      {},
+      {
+        env: {
+          ...process.env,
+          ...FAST,
+          OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
+          OTEL_BSP_MAX_QUEUE_SIZE: '2',
+          OTEL_METRIC_EXPORT_INTERVAL: '2000',
+        },
+        otlp: { endpoint: receiver.url },
+      },
+    );
+  });
+  afterAll(async () => {
+    await r?.dispose();
+    await receiver?.close();
+  });
+
+  const status = async () => StatusResponseSchema.parse(await api(r, '/status')).export!;
+
+  it('times out each request, gives up its connection, retries, and reports it in /api/status', async () => {
+    expect(r.run.exitCode).toBe(0);
+    expect(r.run.tokensUsed).toBe(UsageResponseSchema.parse(await api(r, '/usage')).codexTokensUsed);
+    await until(() => receiver.held.filter((h) => h.path === '/v1/traces').length >= 2, 'a retried export');
+    const [first, second] = receiver.held.filter((h) => h.path === '/v1/traces');
+    // The companion closed the first request before it sent the retry: never two at once.
+    expect(first.closedAt).not.toBeNull();
+    expect(first.closedAt!).toBeLessThanOrEqual(second.at);
+    expect(receiver.peakHeld('/v1/traces')).toBe(1);
+    await until(async () => (await status()).traces!.failures >= 1 && (await status()).metrics!.failures >= 1, 'reported failures');
+    const s = await status();
+    expect(s.traces!.lastError!.message).toMatch(/timed out/i);
+    expect(s.traces!.retryAt).not.toBeNull();
+    expect(s.traces!.exported).toBe(0);
+    expect(s.metrics!.lastError!.message).toMatch(/timed out/i);
+  });
+
+  it('keeps at most the configured number of spans while the backend hangs, dropping the oldest and counting them', async () => {
+    const spans = r.records.filter((x) => x.kind === 'model').length;
+    expect(spans).toBeGreaterThan(2);
+    // Once the batch that hung is back in the queue, two spans are left and every other one was dropped.
+    await until(async () => (await status()).traces!.dropped === spans - 2, 'the drop count');
+    expect((await status()).traces!.queued).toBeLessThanOrEqual(2);
+  });
+});

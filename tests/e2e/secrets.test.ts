@@ -59,8 +59,13 @@ describe('secrets Codex sends never reach disk or any API response', () => {
     for (const p of ['/exchanges?limit=1000', '/sessions', '/usage', '/status', '/ratelimits', '/profiles']) {
       bodies.push((await rawRequest(`${c.url}/api${p}`, { headers: auth })).body.toString());
     }
-    for (const s of (await c.store.list({ limit: 1000 })).items)
+    for (const s of (await c.store.list({ limit: 1000 })).items) {
       bodies.push((await rawRequest(`${c.url}/api/exchanges/${s.id}`, { headers: auth })).body.toString());
+      // "Copy as cURL" leaves credential headers out whole: not even their masked tails.
+      const curl = (await rawRequest(`${c.url}/api/exchanges/${s.id}/curl`, { headers: auth })).body.toString();
+      expect(curl).not.toMatch(/authorization|cookie|chatgpt-account-id|redacted/i);
+      bodies.push(curl);
+    }
     feed.close();
   });
   afterAll(async () => {

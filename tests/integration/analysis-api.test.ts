@@ -5,7 +5,13 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { startTestCompanion, tempHome, type TestCompanion } from '../support/companion';
 import { rawRequest } from '../support/http';
 import { openFeed } from '../support/live-client';
-import { ExchangeRecordSchema, SessionsResponseSchema, StatusResponseSchema, UsageResponseSchema } from '../../companion/protocol';
+import {
+  ExchangeRecordSchema,
+  SessionReportSchema,
+  SessionsResponseSchema,
+  StatusResponseSchema,
+  UsageResponseSchema,
+} from '../../companion/protocol';
 import { fakeKey } from '../support/keys';
 
 const dir = path.resolve('tests/fixtures/unelided');
@@ -115,6 +121,14 @@ describe('analysis served through the API and the live feed', () => {
     expect(sessions[0].totals.exchanges).toBe(2);
     expect(sessions[0].cache.misses).toHaveLength(1);
     expect(sessions[0].cache.misses[0].reasons).toContain('tools_changed');
+  });
+
+  it("serves one session's report, equal to its entry in the full list, and 404 for a session it has not seen", async () => {
+    const { sessions } = SessionsResponseSchema.parse(await api('/sessions'));
+    const id = sessions[0].sessionId!;
+    expect(SessionReportSchema.parse(await api(`/sessions/${encodeURIComponent(id)}/report`))).toEqual(sessions[0]);
+    const missing = await rawRequest(`${c.url}/api/sessions/no-such-session/report`, { headers: { authorization: `Bearer ${c.token()}` } });
+    expect(missing.status).toBe(404);
   });
 
   it('learns context windows from the /models reply Codex fetches', async () => {

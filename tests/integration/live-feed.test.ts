@@ -156,7 +156,7 @@ describe('the live feed', () => {
     feed.close();
   });
 
-  it('sends a snapshot, then started, progress with text for subscribers only, and completed, in sequence', async () => {
+  it('sends a snapshot, then started, progress with item text for subscribers only, and completed, in sequence', async () => {
     const subscriber = await openFeed(c.url, { token: c.token(), origin: EXT });
     const watcher = await openFeed(c.url, { token: c.token() });
     const popup = await openFeed(c.url, { token: c.token(), scope: 'usage' });
@@ -167,18 +167,20 @@ describe('the live feed', () => {
     await expect.poll(() => upstream.requests.length).toBe(before + 1);
     expect(started.exchange).toMatchObject({ status: 'streaming', sessionId: 's-live', threadId: 't-live', agent: { role: 'main' } });
     subscriber.send({ type: 'exchange/subscribe', id: started.exchange.id });
-    await subscriber.waitFor('exchange/progress', (m) => (m.textDelta ?? '').length > 0);
+    await subscriber.waitFor('exchange/progress', (m) => (m.items ?? []).some((i) => i.delta.length > 0));
     release();
     await done;
     const completed = await subscriber.waitFor('exchange/completed');
     expect(completed.exchange).toMatchObject({ id: started.exchange.id, status: 'completed', usage: { outputTokens: 12 } });
-    const text = subscriber.messages.flatMap((m) => (m.type === 'exchange/progress' && m.textDelta ? [m.textDelta] : [])).join('');
+    const text = subscriber.messages
+      .flatMap((m) => (m.type === 'exchange/progress' ? (m.items ?? []).filter((i) => i.kind === 'message').map((i) => i.delta) : []))
+      .join('');
     expect(text).toBe('Live text arrives in pieces.');
     const lastProgress = subscriber.messages.filter((m) => m.type === 'exchange/progress').at(-1) as any;
     expect(lastProgress.estimatedOutputTokens).toBeGreaterThan(0);
     await watcher.waitFor('exchange/completed');
     expect(watcher.messages.some((m) => m.type === 'exchange/progress')).toBe(true);
-    expect(watcher.messages.some((m) => m.type === 'exchange/progress' && m.textDelta !== undefined)).toBe(false);
+    expect(watcher.messages.some((m) => m.type === 'exchange/progress' && m.items !== undefined)).toBe(false);
     const usage = await popup.waitFor('usage/updated');
     expect(usage.usage.session).toMatchObject({ sessionId: 's-live' });
     expect(usage.usage.session!.usage.codexTokensUsed).toBeGreaterThan(0);

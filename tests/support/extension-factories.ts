@@ -168,6 +168,7 @@ export function fakeSnapshot(
     rateLimits: null,
     profile: DEFAULT_PROFILE,
     capture: { paused: false, errors: 0, lastError: null },
+    streaming: 0,
     ...over,
   };
 }

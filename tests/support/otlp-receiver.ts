@@ -2,7 +2,8 @@
  * An OTLP/HTTP receiver on loopback, standing in for a Collector. Decodes protobuf bodies with
  * the official opentelemetry-proto definitions (tests/fixtures/otlp-proto, read with protobufjs,
  * independent of the SDK's own encoder) and JSON bodies as the OTLP JSON mapping says, into one
- * plain shape. Can answer 503 to test retries. Test-only.
+ * plain shape. Can answer 503 to test retries, or hold every request open and never answer (a
+ * hung backend). Test-only.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -45,6 +46,15 @@ export interface ReceivedRequest {
   body: Buffer;
 }
 
+/** A request held open by a hung receiver. */
+export interface HeldRequest {
+  path: string;
+  /** Epoch ms when its body had arrived. */
+  at: number;
+  /** Set when the client gave up on it (closed the connection). */
+  closedAt: number | null;
+}
+
 export interface OtlpReceiver {
   /** Base URL, e.g. `http://127.0.0.1:4318` (the exporter appends /v1/traces). */
   url: string;
@@ -53,8 +63,12 @@ export interface OtlpReceiver {
   metrics: ReceivedMetric[];
   /** Requests answered 503 so far. */
   refused: number;
-  /** Answer every request with this status (503 to refuse), or 200 to accept. */
-  answer: number;
+  /** Answer every request with this status (503 to refuse), 200 to accept, or `hang` to never answer. */
+  answer: number | 'hang';
+  /** Requests held open while `answer` was `hang`, oldest first. */
+  held: HeldRequest[];
+  /** The most requests to one path held open at the same time. */
+  peakHeld(path: string): number;
   close(): Promise<void>;
 }
 
@@ -145,8 +159,18 @@ function decode(kind: 'trace' | 'metrics', contentType: string, body: Buffer): a
   return type.toObject(type.decode(body), { longs: String, enums: Number, defaults: false, arrays: true });
 }
 
-export async function startOtlpReceiver(opts: { answer?: number } = {}): Promise<OtlpReceiver> {
-  const r: Omit<OtlpReceiver, 'url' | 'close'> = { requests: [], spans: [], metrics: [], refused: 0, answer: opts.answer ?? 200 };
+export async function startOtlpReceiver(opts: { answer?: OtlpReceiver['answer'] } = {}): Promise<OtlpReceiver> {
+  const peaks = new Map<string, number>();
+  const held: HeldRequest[] = [];
+  const r: Omit<OtlpReceiver, 'url' | 'close'> = {
+    requests: [],
+    spans: [],
+    metrics: [],
+    refused: 0,
+    answer: opts.answer ?? 200,
+    held,
+    peakHeld: (p) => peaks.get(p) ?? 0,
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -154,6 +178,14 @@ export async function startOtlpReceiver(opts: { answer?: number } = {}): Promise
       const body = Buffer.concat(chunks);
       const contentType = String(req.headers['content-type'] ?? '');
       r.requests.push({ path: req.url ?? '', contentType, headers: req.headers, body });
+      if (r.answer === 'hang') {
+        const h: HeldRequest = { path: req.url ?? '', at: Date.now(), closedAt: null };
+        held.push(h);
+        const open = held.filter((x) => x.path === h.path && x.closedAt === null).length;
+        peaks.set(h.path, Math.max(peaks.get(h.path) ?? 0, open));
+        res.on('close', () => (h.closedAt = Date.now()));
+        return;
+      }
       if (r.answer !== 200) {
         r.refused++;
         res.writeHead(r.answer, { 'content-type': 'text/plain' }).end('unavailable');

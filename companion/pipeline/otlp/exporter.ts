@@ -12,14 +12,16 @@ import { randomBytes } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Link } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { TracerProvider, type IdGenerator, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { describeError, type Logger } from '../../lib/log';
 import type { ExportSignalStatus, ExportStatus } from '../../protocol/api';
 import type { ExchangeRecord } from '../../protocol/exchange';
-import { maskUrl, maskUrlsInText } from '../../lib/url-secrets';
+import { maskUrl } from '../../lib/url-secrets';
 import type { OtlpConfig, SignalTarget } from './config';
+import { ImportedSpans } from './imported';
 import { createMetrics } from './metrics';
+import { observedMetrics } from './observed-metrics';
 import { SCHEMA_URL } from './semconv';
 import { BatchSender } from './sender';
 import { chatSpan, type SpanSpec } from './spans';
@@ -28,6 +30,8 @@ import { TurnTracker } from './turns';
 export interface OtlpExport {
   /** An exchange was stored and analysed: the export reads its record. */
   exchangeStored(exchange: { id: string; kind: string }): Promise<void>;
+  /** Exchanges an import added: spans only, and only with `includeImported` (never awaited). */
+  imported(ids: string[], last: boolean): void;
   status(): ExportStatus;
   /** Failures of both signals and the latest message, for the capture state the panel shows. */
   problems(): { exportFailures: number; exportLastError: string | null };
@@ -69,29 +73,6 @@ function exportOnce<T>(exporter: { export(items: T, done: (r: ExportResult) => v
   return new Promise((resolve, reject) => {
     exporter.export(items, (r) => (r.code === ExportResultCode.SUCCESS ? resolve() : reject(r.error ?? new Error('export failed'))));
   });
-}
-
-/** Counts the metric reader's export rounds for `/api/status`; a failed round is covered by the next (cumulative). */
-function observed(inner: PushMetricExporter, status: ExportSignalStatus, onFailure: () => void): PushMetricExporter {
-  return {
-    export(metrics: ResourceMetrics, done: (r: ExportResult) => void) {
-      inner.export(metrics, (r) => {
-        if (r.code === ExportResultCode.SUCCESS) {
-          status.exported++;
-          status.lastSuccessAt = Date.now();
-        } else {
-          status.failures++;
-          status.lastError = { message: maskUrlsInText(r.error ? describeError(r.error) : 'export failed'), at: Date.now() };
-          onFailure();
-        }
-        done(r);
-      });
-    },
-    forceFlush: () => inner.forceFlush(),
-    shutdown: () => inner.shutdown(),
-    selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
-    selectAggregation: inner.selectAggregation?.bind(inner),
-  };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
@@ -159,6 +140,19 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     };
   }
   const turns = new TurnTracker((spec) => emit(spec), config.turnIdleMillis);
+  // Imported history has its own turns: its exchanges must not end a live turn of the same thread.
+  const spanSender = sender;
+  const imported =
+    spanSender && config.includeImported
+      ? new ImportedSpans({
+          record: deps.record,
+          emit: (spec) => emit(spec),
+          room: () => config.batch.maxQueue - spanSender.snapshot().queued,
+          content: config.content,
+          log: deps.log,
+          page: Math.max(1, Math.min(64, Math.floor(config.batch.maxQueue / 4))),
+        })
+      : null;
   const sweep = setInterval(() => turns.sweep(Date.now()), Math.min(5000, config.turnIdleMillis / 2));
   sweep.unref();
 
@@ -168,7 +162,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     ? { ...targetOf(config.metrics), exported: 0, queued: 0, dropped: 0, failures: 0, lastError: null, lastSuccessAt: null, retryAt: null }
     : null;
   if (config.metrics && metricsStatus) {
-    const exporter = observed(await metricExporter(config.metrics, config.timeoutMillis), metricsStatus, onFailure);
+    const exporter = observedMetrics(await metricExporter(config.metrics, config.timeoutMillis), metricsStatus, onFailure);
     const reader = new PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: config.metricIntervalMillis,
@@ -193,10 +187,16 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
     if (record) take(record);
   };
 
+  const tracesStatus = () => {
+    const s = sender?.snapshot();
+    return s ? { ...s, dropped: s.dropped + (imported?.dropped ?? 0) } : null;
+  };
+
   let closing: Promise<void> | null = null;
   const shutdown = async () => {
     clearInterval(sweep);
     try {
+      imported?.close();
       turns.endAll();
     } catch (err) {
       deps.log.warn(`otlp: ending open turns failed: ${describeError(err)}`);
@@ -213,6 +213,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
 
   return {
     exchangeStored: finished,
+    imported: (ids, last) => imported?.add(ids, last),
     problems: () => {
       const signals = [sender?.status, metricsStatus].filter((x) => x !== null && x !== undefined);
       const last = signals
@@ -220,7 +221,7 @@ export async function startOtlpExport(config: OtlpConfig, deps: OtlpDeps): Promi
         .reduce<{ message: string; at: number } | null>((a, b) => (b && (!a || b.at > a.at) ? b : a), null);
       return { exportFailures: signals.reduce((a, x) => a + x.failures, 0), exportLastError: last?.message ?? null };
     },
-    status: () => ({ traces: sender?.snapshot() ?? null, metrics: metricsStatus ? { ...metricsStatus } : null, content: config.content }),
+    status: () => ({ traces: tracesStatus(), metrics: metricsStatus ? { ...metricsStatus } : null, content: config.content }),
     shutdown: () => (closing ??= shutdown()),
   };
 }

@@ -53,7 +53,9 @@ export class BatchSender<T> {
     if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.flushOnce();
+      // One request at a time: the one in flight schedules the next batch when it settles, so a
+      // backend that hangs leaves no pile of waiting flushes behind it.
+      if (!this.sending) void this.flushOnce();
     }, ms);
     // A pending export never keeps the process alive.
     this.timer.unref();

@@ -14,9 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { countedByCodex } from '../../analysis/codex-count';
-import { costOf } from '../../analysis/pricing';
 import { arr, isObj, str, type Json } from '../../lib/json';
-import type { PriceTable } from '../../protocol/analysis';
 import type { ExchangeRecord, OutputItem } from '../../protocol/exchange';
 import type { Identity, RequestKind } from '../../protocol/identity';
 import type { CodexLimit, RateLimits, RateLimitWindow } from '../../protocol/ratelimits';
@@ -44,7 +42,6 @@ export interface ParsedRollout {
 }
 
 export interface ParseOptions {
-  prices: PriceTable;
   /** Shown in notes, never stored as a path to read. */
   file: string;
 }
@@ -380,7 +377,6 @@ function toRecord(
     .flatMap((o) => arr(o.content))
     .map((c) => (isObj(c) && typeof c.text === 'string' ? c.text : ''))
     .join('');
-  const cost = costOf(opts.prices, { usage: p.usage, model: p.model, serviceTier: null, chatgptPlan: chatgpt });
   const note = `read from the Codex rollout ${opts.file}: it holds no headers, no tool schemas and no stream events`;
   const body: Json = { model: p.model, input: p.input };
   if (p.effort) body.reasoning = { effort: p.effort };
@@ -423,8 +419,9 @@ function toRecord(
     preview: text ? text.slice(0, 160) : null,
     requestBytes: null,
     responseBytes: null,
+    // Priced and judged by the analysis the import runs on each record, as for a capture.
     cache: null,
-    costUsd: cost?.usd ?? null,
+    costUsd: null,
     facts: { reasoningEffort: p.effort, serviceTier: null, spawns: [] },
     source: 'rollout',
     identity,

@@ -5,6 +5,7 @@
  * every real value), so keyset cursors over (key, id) page through NULLs too.
  */
 import type { ExchangeSummary } from '../../protocol/exchange';
+import { sortValue, summaryText } from '../../protocol/exchange-match';
 import { MEASURE_NAMES, measuresOf } from './measures';
 
 /** `''` stands for "no session" so a session key can be a primary key. */
@@ -21,35 +22,6 @@ export const SORT_COLUMNS = {
   missCost: 'sort_miss_cost',
 } as const;
 export type SortKey = keyof typeof SORT_COLUMNS;
-
-/** The value a summary sorts by (the same rule as the column, for in-memory checks). */
-export function sortValue(s: ExchangeSummary, key: SortKey): number {
-  const u = s.usage;
-  switch (key) {
-    case 'time':
-      return s.startedAt;
-    case 'cost':
-      return s.costUsd ?? -1;
-    case 'input':
-      return u?.inputTokens ?? -1;
-    case 'output':
-      return u?.outputTokens ?? -1;
-    case 'cachedShare':
-      return u && u.inputTokens && u.inputTokens > 0 ? (u.cachedTokens ?? 0) / u.inputTokens : -1;
-    case 'duration':
-      return s.endedAt !== null ? s.endedAt - s.startedAt : -1;
-    case 'missCost':
-      return s.cache?.miss ? (s.cache.missCostUsd ?? 0) : -1;
-  }
-}
-
-/** What the old substring search looked at; indexed for search beside the items. */
-export function summaryText(s: ExchangeSummary): string {
-  return [s.id, s.model, s.preview, s.path, s.error?.message, s.agent.name, s.agent.nickname, s.sessionId, s.threadId, s.turnId]
-    .filter((v): v is string => typeof v === 'string')
-    .join('\n')
-    .toLowerCase();
-}
 
 export type Row = Record<string, string | number | null>;
 

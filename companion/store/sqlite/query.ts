@@ -3,32 +3,11 @@
  * (key, id), and a cursor is the (key, id) of the last row shown, so pages are stable whatever
  * is written meanwhile, for any sort (an OFFSET would shift as rows arrive).
  */
+import type { ExchangeMatchQuery } from '../../protocol/exchange-match';
 import { SORT_COLUMNS, type SortKey } from './columns';
 
-export interface ExchangeFilter {
-  session?: string;
-  thread?: string;
-  /** A sub-agent's name or nickname. */
-  agent?: string;
-  status?: string;
-  /** `model`/`other`, or a request kind (`turn`, `prewarm`, …). */
-  kind?: string;
-  /** Requested, sent or served. */
-  model?: string;
-  transport?: string;
-  /** Cache verdict. */
-  verdict?: string;
-  source?: string;
-  minCost?: number;
-  minInput?: number;
-  /** Only cache misses (true, or 1 as the API sends it). */
-  miss?: boolean | number;
-  /** Start time: `since` inclusive, `until` exclusive (epoch ms). */
-  since?: number;
-  until?: number;
-  /** Text search: summary fields and the exchange's own items (see item-text.ts). */
-  q?: string;
-}
+/** The list's filters: the protocol's query, whose meaning for one summary is `matchesQuery`. */
+export type ExchangeFilter = ExchangeMatchQuery;
 
 export interface ListQuery extends ExchangeFilter {
   limit?: number;

@@ -164,3 +164,36 @@ describe('prefix preservation', () => {
     expect(d.prefixPreserved).toBe(true);
   });
 });
+
+describe('a captured request against one read from a Codex rollout', () => {
+  /** What the rollout holds of the second request: model, effort and input; no tools, cache key, route or other fields. */
+  async function mixedPair() {
+    const previous = await recordFrom(loadFixture('fallback-tool-call-1.json'), { id: 'prev', startedAt: T0 });
+    const captured = await recordFrom(loadFixture('fallback-tool-call-2.json'), { id: 'cur', startedAt: T0 + 5000 });
+    const body = captured.request.body as { model: string; input: unknown[]; reasoning?: unknown };
+    const fromRollout = {
+      ...captured,
+      source: 'rollout' as const,
+      route: { ...captured.route, profileId: 'rollout', upstream: 'openai' },
+      request: { ...captured.request, headers: {}, body: { model: body.model, input: body.input, reasoning: body.reasoning } },
+    };
+    return { previous, captured, fromRollout };
+  }
+
+  it('names no change of what the rollout does not hold (tools, cache key, route, body fields)', async () => {
+    const { previous, fromRollout } = await mixedPair();
+    const d = diffExchanges(previous, fromRollout);
+    expect(d.fields).toEqual([]);
+    expect(d.tools).toEqual({ added: [], removed: [], changed: [] });
+    expect(d.input.appended.items.map((i) => i.type)).toEqual(['function_call', 'function_call_output']);
+  });
+
+  it('still names a change of model, which the rollout holds', async () => {
+    const { previous, fromRollout } = await mixedPair();
+    const d = diffExchanges(previous, {
+      ...fromRollout,
+      request: { ...fromRollout.request, body: { ...(fromRollout.request.body as object), model: 'gpt-5.5' } },
+    });
+    expect(d.fields).toEqual([{ field: 'model', from: 'gpt-5-codex', to: 'gpt-5.5' }]);
+  });
+});

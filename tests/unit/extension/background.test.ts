@@ -1,6 +1,7 @@
 import { getActivePinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BADGE_STREAMING } from '../../../extension/lib/badge';
 import { RETRY_ALARM, startBackground } from '../../../extension/lib/background';
 import { writeSettings } from '../../../extension/lib/settings-storage';
 import { WAKE_MESSAGE } from '../../../extension/lib/wake';
@@ -44,6 +45,35 @@ describe('the background', () => {
     conns.latest().accept();
     conns.latest().deliver(fakeSnapshot(1, [], { capture: { paused: false, errors: 3, lastError: 'disk full' } }));
     await vi.waitFor(() => expect(lastBadge(badge)).toBe('!'));
+  });
+
+  it('shows activity on the badge while a response streams, and clears it when none does', async () => {
+    const { badge, conns } = await started();
+    conns.latest().accept();
+    conns.latest().deliver(fakeSnapshot(1, [], { streaming: 1 }));
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe(BADGE_STREAMING));
+    conns.latest().deliver({ type: 'activity/changed', seq: 2, streaming: 2 });
+    conns.latest().deliver({ type: 'activity/changed', seq: 3, streaming: 0 });
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe(''));
+  });
+
+  it('never keeps an activity mark its feed can no longer vouch for', async () => {
+    const { badge, conns } = await started();
+    conns.latest().accept();
+    conns.latest().deliver(fakeSnapshot(1, [], { streaming: 1 }));
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe(BADGE_STREAMING));
+    // The companion went away mid-stream: no one will say the stream ended.
+    conns.latest().drop(1006, '');
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe('off'));
+  });
+
+  it('starts with a blank badge after the browser stopped the worker with the activity mark on', async () => {
+    await fakeBrowser.action.setBadgeText({ text: BADGE_STREAMING });
+    const { badge, conns } = await started();
+    await vi.waitFor(() => expect(lastBadge(badge)).toBe(''));
+    conns.latest().accept();
+    conns.latest().deliver(fakeSnapshot(1, [], { streaming: 0 }));
+    await vi.waitFor(() => expect(badge.mock.calls.some((c) => (c[0] as { text: string }).text === BADGE_STREAMING)).toBe(false));
   });
 
   it('says "off" on the badge when the companion goes away, and clears it when the feed is back', async () => {

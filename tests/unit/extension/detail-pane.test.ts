@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { ExchangeRecord } from '../../../companion/protocol';
 import { withLayout } from '../../../companion/analysis/layout';
 import PanelApp from '../../../extension/components/panel/PanelApp.vue';
-import { EMPTY_FILTER, filterPredicate } from '../../../extension/lib/exchange-filter';
+import { matchesQuery } from '../../../companion/protocol';
 import { useDetailStore } from '../../../extension/stores/detail';
 import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useSettingsStore } from '../../../extension/stores/settings';
@@ -190,8 +190,9 @@ describe('the detail pane', () => {
       'priced as gpt-5-codex, the model that served the request (Codex requested gpt-6.1-sol)',
     );
     expect(w.get('[data-testid="cost-total"]').text()).toMatch(/^\$/);
-    for (const needle of ['gpt-6.1-sol', 'gpt-5-codex']) expect(filterPredicate({ ...EMPTY_FILTER, text: needle })(served)).toBe(true);
-    expect(filterPredicate({ ...EMPTY_FILTER, text: 'gpt-4o' })(served)).toBe(false);
+    // The list's model filter finds it by either name, as the store's does.
+    for (const model of ['gpt-6.1-sol', 'gpt-5-codex']) expect(matchesQuery(served, { model })).toBe(true);
+    expect(matchesQuery(served, { model: 'gpt-4o' })).toBe(false);
   });
 
   it('shows the model alone when the one that answered is the one requested', async () => {

@@ -48,7 +48,7 @@ describe('the detail store', () => {
       events: 3,
       outputChars: 6,
       estimatedOutputTokens: 2,
-      textDelta: 'Hello ',
+      items: [{ index: 0, kind: 'message', name: null, delta: 'Hello ' }],
     });
     socket.deliver({
       type: 'exchange/progress',
@@ -57,9 +57,9 @@ describe('the detail store', () => {
       events: 5,
       outputChars: 11,
       estimatedOutputTokens: 3,
-      textDelta: 'world',
+      items: [{ index: 0, kind: 'message', name: null, delta: 'world' }],
     });
-    expect(detail.liveText).toBe('Hello world');
+    expect(detail.liveItems).toEqual([{ index: 0, kind: 'message', name: null, text: 'Hello world', truncated: false }]);
 
     socket.deliver({ type: 'exchange/completed', seq: 5, exchange: { ...s, status: 'completed', endedAt: s.startedAt + 800 } });
     expect(socket.sent.at(-1)).toEqual({ type: 'exchange/unsubscribe', id: s.id });

@@ -111,15 +111,26 @@ describe('the exchange list', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('moves the selection with the arrow keys and clears it with Escape', async () => {
+  it('moves the selection with the arrow keys, opens it with Enter and closes the detail with Escape, keeping the row selected', async () => {
     const [a, b] = [fakeSummary(), fakeSummary()];
     const w = show(a, b);
     const body = w.get('[data-testid="exchange-list"]');
+    const selectedRow = () => w.find('[aria-selected="true"]').attributes('data-id');
     await body.trigger('keydown', { key: 'ArrowDown' });
-    expect(useDetailStore().selectedId).toBe(b.id);
+    expect(selectedRow()).toBe(b.id);
+    // As in the Network panel: moving the selection with the detail closed opens nothing.
+    expect(useDetailStore().selectedId).toBeNull();
     await body.trigger('keydown', { key: 'j' });
+    expect(selectedRow()).toBe(a.id);
+    await body.trigger('keydown', { key: 'Enter' });
     expect(useDetailStore().selectedId).toBe(a.id);
+    // With the detail open, it follows the selection.
+    await body.trigger('keydown', { key: 'ArrowUp' });
+    expect(useDetailStore().selectedId).toBe(b.id);
     await body.trigger('keydown', { key: 'Escape' });
     expect(useDetailStore().selectedId).toBeNull();
+    expect(selectedRow()).toBe(b.id);
+    await body.trigger('keydown', { key: 'Enter' });
+    expect(useDetailStore().selectedId).toBe(b.id);
   });
 });

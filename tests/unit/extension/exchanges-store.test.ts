@@ -1,23 +1,31 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { fakeBrowser } from 'wxt/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useExchangesStore, MAX_IN_MEMORY } from '../../../extension/stores/exchanges';
 import { useFiltersStore } from '../../../extension/stores/filters';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { startTestCompanion, type TestCompanion } from '../../support/companion';
 import { fakeSummary } from '../../support/extension-factories';
-import { recordOf } from '../../support/records';
+import { analyseAll, loadFixture, recordFrom, recordOf, withUsage } from '../../support/records';
 
 describe('the exchanges store', () => {
   let c: TestCompanion;
   const stored: string[] = [];
+  /** An older exchange whose input holds an exec_command tool call; the costliest of them. */
+  let toolCall: string;
 
   beforeAll(async () => {
     c = await startTestCompanion();
-    for (let i = 0; i < 5; i++) {
-      const r = await recordOf('a-plain-text-1.json', { id: `0a${i}`, startedAt: Date.UTC(2026, 10, 29, 12, 0, i) });
+    const records = [];
+    for (let i = 0; i < 5; i++)
+      records.push(await recordOf('a-plain-text-1.json', { id: `0a${i}`, startedAt: Date.UTC(2026, 10, 29, 12, 0, i) }));
+    const fx = withUsage(loadFixture('b-tool-call-2.json'), { input: 400_000, cached: 0, output: 2_000 });
+    records.push(await recordFrom(fx, { id: '09', startedAt: Date.UTC(2026, 10, 29, 11, 0, 0) }));
+    // Analysed as on capture, so each has its cost.
+    for (const r of analyseAll(records)) {
       await c.store.append(r);
-      stored.push(r.id);
+      if (r.id === '09') toolCall = r.id;
+      else stored.push(r.id);
     }
   });
   afterAll(() => c.dispose());
@@ -34,29 +42,60 @@ describe('the exchanges store', () => {
     ex.applySnapshot([newest], { keepInFlight: false });
     expect(ex.hasOlder).toBeNull();
     await ex.loadOlder();
-    expect(ex.all.map((s) => s.id)).toEqual([...stored].reverse());
+    expect(ex.all.map((s) => s.id)).toEqual([...stored].reverse().concat(toolCall));
     expect(ex.hasOlder).toBe(false);
   });
 
-  it('filters what it shows by status, kind, agent and text without touching what it holds', () => {
+  it('asks the store for a search and finds an exchange that is not among the loaded rows', async () => {
     const ex = useExchangesStore();
-    const main = fakeSummary({ preview: 'the command printed hi' });
-    const sub = fakeSummary({ agent: { role: 'subagent', name: '/root/greeter', nickname: 'Ada' }, status: 'failed' });
-    const prewarm = fakeSummary({ requestKind: 'prewarm' });
-    ex.applySnapshot([prewarm, sub, main], { keepInFlight: false });
+    ex.applySnapshot([(await c.store.get(stored[4]))!], { keepInFlight: false });
+    // exec_command is in the tool call of the oldest exchange's input: only the store's items know it.
+    useFiltersStore().setText('exec_command');
+    await vi.waitFor(() => expect(ex.results).not.toBeNull());
+    expect(ex.visible.map((s) => s.id)).toEqual([toolCall]);
+    expect([ex.matched, ex.stored]).toEqual([1, stored.length + 1]);
+    expect(ex.all.map((s) => s.id)).toEqual([stored[4]]);
+  });
+
+  it('sorts on the companion: by cost, the most expensive first', async () => {
+    const ex = useExchangesStore();
+    ex.applySnapshot([], { keepInFlight: false });
+    useFiltersStore().toggleSort('cost');
+    await vi.waitFor(() => expect(ex.results).not.toBeNull());
+    const costs = ex.visible.map((s) => s.costUsd ?? -1);
+    expect(costs.length).toBe(stored.length + 1);
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    expect(ex.visible[0].id).toBe(toolCall);
+  });
+
+  it('goes back to the live list when the filters are reset', async () => {
+    const ex = useExchangesStore();
+    const newest = (await c.store.get(stored[4]))!;
+    ex.applySnapshot([newest], { keepInFlight: false });
     const f = useFiltersStore();
-    f.setAgent('subagent');
-    expect(ex.visible.map((s) => s.id)).toEqual([sub.id]);
-    f.reset();
-    f.setKind('prewarm');
-    expect(ex.visible.map((s) => s.id)).toEqual([prewarm.id]);
-    f.reset();
-    f.setText('PRINTED HI');
-    expect(ex.visible.map((s) => s.id)).toEqual([main.id]);
-    f.reset();
     f.setStatus('failed');
-    expect(ex.visible.map((s) => s.id)).toEqual([sub.id]);
-    expect(ex.count).toBe(3);
+    await vi.waitFor(() => expect(ex.results).not.toBeNull());
+    expect(ex.visible).toEqual([]);
+    f.reset();
+    await vi.waitFor(() => expect(ex.results).toBeNull());
+    expect(ex.visible.map((s) => s.id)).toEqual([newest.id]);
+  });
+
+  it('places a live exchange that matches the sort where the sort puts it, and only counts one that does not match', async () => {
+    const ex = useExchangesStore();
+    ex.applySnapshot([], { keepInFlight: false });
+    const f = useFiltersStore();
+    f.setMinCost(0);
+    f.toggleSort('cost');
+    await vi.waitFor(() => expect(ex.results).not.toBeNull());
+    const [top, second] = ex.visible;
+    const between = fakeSummary({ costUsd: ((top.costUsd ?? 0) + (second.costUsd ?? 0)) / 2 });
+    const unpriced = fakeSummary({ costUsd: null });
+    ex.applySummary(between);
+    ex.applySummary(unpriced);
+    expect(ex.visible.map((s) => s.id).slice(0, 3)).toEqual([top.id, between.id, second.id]);
+    expect(ex.visible.some((s) => s.id === unpriced.id)).toBe(false);
+    expect([ex.matched, ex.stored, ex.newShown, ex.newHidden]).toEqual([stored.length + 2, stored.length + 3, 1, 1]);
   });
 
   it('lets the oldest leave memory beyond its cap and counts them', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeFor } from '../../../extension/lib/badge';
+import { BADGE_STREAMING, badgeFor } from '../../../extension/lib/badge';
 import { limitViews, windowLabel } from '../../../extension/lib/rate-limit-view';
 import { fakeRateLimits } from '../../support/extension-factories';
 
@@ -54,6 +54,21 @@ describe('rate-limit gauges and the toolbar badge', () => {
     const capture = { paused: false, errors: 0, lastError: null };
     expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: fakeRateLimits(20, 85.4) }).text).toBe('85%');
     expect(badgeFor({ status: 'connected', offline: false, capture, rateLimits: fakeRateLimits(20, 79) }).text).toBe('');
+  });
+
+  it('shows activity while responses stream, below errors, limits and a pause, and never while not connected', () => {
+    const ok = { paused: false, errors: 0, lastError: null };
+    const streaming = badgeFor({ status: 'connected', offline: false, capture: ok, rateLimits: null, streaming: 2 });
+    expect(streaming).toMatchObject({ text: BADGE_STREAMING });
+    expect(streaming.title).toContain('2 responses streaming');
+    expect(badgeFor({ status: 'connected', offline: false, capture: ok, rateLimits: null, streaming: 0 }).text).toBe('');
+    expect(badgeFor({ status: 'connected', offline: false, capture: ok, rateLimits: fakeRateLimits(90), streaming: 1 }).text).toBe('90%');
+    expect(badgeFor({ status: 'connected', offline: false, capture: { ...ok, errors: 1 }, rateLimits: null, streaming: 1 }).text).toBe('!');
+    expect(badgeFor({ status: 'connected', offline: false, capture: { ...ok, paused: true }, rateLimits: null, streaming: 1 }).text).toBe(
+      'II',
+    );
+    expect(badgeFor({ status: 'connecting', offline: false, capture: ok, rateLimits: null, streaming: 1 }).text).toBe('');
+    expect(badgeFor({ status: 'offline', offline: true, capture: ok, rateLimits: null, streaming: 1 }).text).toBe('off');
   });
 
   it('says "off" when the companion cannot be reached, also while it retries, and not before a first attempt failed', () => {

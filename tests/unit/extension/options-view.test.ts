@@ -41,6 +41,16 @@ describe('the options page', () => {
     expect(w.get('[data-testid="pairing-result"]').text()).toContain('port 9123');
   });
 
+  it('honours a second pairing link opened in the same tab, where only the hash changes', async () => {
+    const w = await open('#port=9123&token=abcdefghijklmnop0123');
+    location.hash = '#port=9555&token=second-token-0123456789';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    await flushPromises();
+    expect(await readSettings()).toMatchObject({ port: 9555, token: 'second-token-0123456789' });
+    expect(location.hash).toBe('');
+    expect(w.get('[data-testid="pairing-result"]').text()).toContain('port 9555');
+  });
+
   it('names what is wrong with a broken link and stores nothing', async () => {
     const w = await open('#port=9123&token=x');
     expect(w.get('[data-testid="pairing-result"]').text()).toContain('token');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FromWorker } from '../../../companion/capture/messages';
 import { createLogger } from '../../../companion/lib/log';
-import { AnalysisEngine } from '../../../companion/pipeline/analysis';
+import { AnalysisEngine, storeReads } from '../../../companion/pipeline/analysis';
 import { Recompute } from '../../../companion/pipeline/recompute';
 import type { LiveUsage } from '../../../companion/protocol/live';
 import { ANALYSIS_VERSION } from '../../../companion/protocol/analysis';
@@ -46,14 +46,7 @@ async function setUp(opts: { prices?: unknown; withoutCodes?: boolean } = {}) {
     await store.append({ ...stored, facts: r.analysis!.facts });
   }
   if (opts.prices) fs.writeFileSync(path.join(home, 'prices.json'), JSON.stringify(opts.prices));
-  const analysis = new AnalysisEngine(
-    {
-      threadSummaries: async (threadId, before) => store.list({ thread: threadId, before, limit: 20 }).items,
-      record: (id) => store.get(id),
-    },
-    log,
-    home,
-  );
+  const analysis = new AnalysisEngine(storeReads(store), log, home);
   const posted: FromWorker[] = [];
   const recompute = new Recompute({ store, analysis, post: (m) => posted.push(m), liveUsage: () => USAGE, log, stopped: () => false });
   return { store, analysis, posted, recompute, outdated: () => store.outdatedAnalyses(analysis.versions(), null, 1000).length };

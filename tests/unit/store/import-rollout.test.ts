@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILTIN_PRICES, rollupUsage } from '../../../companion/analysis';
+import { rollupUsage } from '../../../companion/analysis';
 import { createLogger } from '../../../companion/lib/log';
 import { ExchangeRecordSchema } from '../../../companion/protocol/exchange';
 import { rolloutFiles, readTextFile } from '../../../companion/store/import/files';
-import { importHistory } from '../../../companion/store/import/import';
+import { ADDED_PAGE, importHistory } from '../../../companion/store/import/import';
 import { parseRollout } from '../../../companion/store/import/rollout';
 import { Store } from '../../../companion/store/store';
 import { tempHome } from '../../support/companion';
+import { importContext } from '../../support/import';
 
 const log = createLogger('silent');
 const FIXTURES = path.resolve('tests/fixtures/rollouts');
@@ -19,13 +20,15 @@ function store(): Store {
   homes.push(h);
   return Store.open({ home: h, log });
 }
+/** What an import gets inside a companion: the store and the capture's analysis over it. */
+const ctxOf = (s: Store) => importContext(s, homes.at(-1)!);
 afterEach(() => {
   for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
 });
 
 async function imported(...names: string[]) {
   const s = store();
-  const report = await importHistory({ store: s, prices: BUILTIN_PRICES }, { codexHomes: names.map(fixture) });
+  const report = await importHistory(ctxOf(s), { codexHomes: names.map(fixture) });
   return { store: s, report, summaries: [...s.summaries()], totals: rollupUsage([...s.summaries()]) };
 }
 
@@ -130,7 +133,7 @@ describe('importing Codex rollouts', () => {
 
   it('changes nothing when the same files are imported again', async () => {
     const s = store();
-    const ctx = { store: s, prices: BUILTIN_PRICES };
+    const ctx = ctxOf(s);
     const first = await importHistory(ctx, { codexHomes: [fixture('subagent-v1'), fixture('legacy-fork')] });
     const bytes = s.bytes();
     const again = await importHistory(ctx, { codexHomes: [fixture('subagent-v1'), fixture('legacy-fork')] });
@@ -139,15 +142,15 @@ describe('importing Codex rollouts', () => {
     expect(s.bytes()).toBe(bytes);
     // Also after a restart: the store is read back from disk.
     const reopened = Store.open({ home: homes[0], log });
-    expect((await importHistory({ store: reopened, prices: BUILTIN_PRICES }, { codexHomes: [fixture('legacy-fork')] })).added).toBe(0);
+    expect((await importHistory(ctxOf(reopened), { codexHomes: [fixture('legacy-fork')] })).added).toBe(0);
   });
 
   it('skips a response already captured on the wire (same response id): it is counted once', async () => {
     const s = store();
     const file = rolloutFiles(fixture('incomplete'))[0];
-    const [record] = parseRollout(readTextFile(file), { prices: BUILTIN_PRICES, file }).records;
+    const [record] = parseRollout(readTextFile(file), { file }).records;
     await s.append({ ...record, id: '0000captured000000aa', source: 'captured' });
-    const report = await importHistory({ store: s, prices: BUILTIN_PRICES }, { codexHomes: [fixture('incomplete')] });
+    const report = await importHistory(ctxOf(s), { codexHomes: [fixture('incomplete')] });
     expect(report).toMatchObject({ added: 0, duplicates: 1 });
     expect(rollupUsage([...s.summaries()]).codexTokensUsed).toBe(4300);
   });
@@ -156,8 +159,35 @@ describe('importing Codex rollouts', () => {
     const s = store();
     const broken = path.join(homes[0], 'rollout-broken.jsonl.zst');
     fs.writeFileSync(broken, 'not zstd at all');
-    const report = await importHistory({ store: s, prices: BUILTIN_PRICES }, { files: [broken], codexHomes: [fixture('incomplete')] });
+    const report = await importHistory(ctxOf(s), { files: [broken], codexHomes: [fixture('incomplete')] });
     expect(report.errors).toEqual([expect.stringMatching(/rollout-broken\.jsonl\.zst is not valid zstd/)]);
     expect(report.added).toBe(1);
+  });
+
+  it('tells what it added a page of ids at a time, the final page marked, and not what it skipped', async () => {
+    const s = store();
+    const file = rolloutFiles(fixture('incomplete'))[0];
+    const [record] = parseRollout(readTextFile(file), { file }).records;
+    const n = ADDED_PAGE * 2 + 3;
+    const jsonl = path.join(homes[0], 'export.jsonl');
+    const ids = Array.from({ length: n }, (_, i) => `${record.id}${String(i).padStart(4, '0')}`);
+    fs.writeFileSync(jsonl, ids.map((id, i) => JSON.stringify({ ...record, id, responseId: `resp_page_${i}` })).join('\n'));
+    const pages: [number, boolean][] = [];
+    const announced: string[] = [];
+    const onAdded = (page: string[], last: boolean) => {
+      pages.push([page.length, last]);
+      announced.push(...page);
+    };
+    const report = await importHistory({ ...ctxOf(s), onAdded }, { files: [jsonl] });
+    expect(report.added).toBe(n);
+    expect(pages).toEqual([
+      [ADDED_PAGE, false],
+      [ADDED_PAGE, false],
+      [3, true],
+    ]);
+    expect(announced).toEqual(ids);
+    pages.length = 0;
+    await importHistory({ ...ctxOf(s), onAdded }, { files: [jsonl] });
+    expect(pages).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
-import type { ExchangeRecord } from '../../../companion/protocol/exchange';
+import type { ExchangeRecord, ExchangeSummary } from '../../../companion/protocol/exchange';
+import { matchesQuery, sortsBefore } from '../../../companion/protocol/exchange-match';
 import { Store, type ListQuery } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
@@ -124,6 +125,39 @@ describe('store queries against a brute-force scan of the same records (property
         store.close();
       }),
       { numRuns: 30 },
+    );
+  });
+  it('agrees with the protocol matcher and order the panel uses for live exchanges', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(exchangeSpec, { minLength: 1, maxLength: 25 }),
+        fc.array(query, { minLength: 1, maxLength: 8 }),
+        async (specs, queries) => {
+          const { store } = await stored(buildRecords(template, specs));
+          const all = store.list({ limit: 1000 }).items;
+          for (const q of queries) {
+            const stored = allPages(store, q, store.list(q).matched);
+            const matched = all.filter((s) => matchesQuery(s, q));
+            const ordered = [...matched].sort((a: ExchangeSummary, b: ExchangeSummary) =>
+              sortsBefore(a, b, q.sort, q.order) ? -1 : sortsBefore(b, a, q.sort, q.order) ? 1 : 0,
+            );
+            // The store also searches an exchange's items, which a summary does not carry: with a
+            // search, what the summary matches is a part of what the store finds, in the same order.
+            if (q.q)
+              expect(
+                ordered.map((s) => s.id),
+                JSON.stringify(q),
+              ).toEqual(stored.filter((id) => matched.some((s) => s.id === id)));
+            else
+              expect(
+                ordered.map((s) => s.id),
+                JSON.stringify(q),
+              ).toEqual(stored);
+          }
+          store.close();
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });
