@@ -120,6 +120,7 @@ async function generate(store: Store, total: number): Promise<void> {
       cache: {
         verdict: miss ? 'miss' : 'hit',
         why: null,
+        whyCode: null,
         hitRate: null,
         miss,
         reasons: [],

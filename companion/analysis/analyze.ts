@@ -118,6 +118,7 @@ export function cacheBrief(a: ExchangeAnalysis): NonNullable<ExchangeSummary['ca
   return {
     verdict: a.cache.verdict,
     why: a.cache.why,
+    whyCode: a.cache.whyCode,
     hitRate: a.cache.hitRate,
     miss: a.cache.miss,
     reasons: a.cache.reasons.map((r) => r.code),

@@ -8,6 +8,7 @@
 import type { CacheAnalysis, CacheReason, CostBreakdown, RequestDiff } from '../protocol/analysis';
 import type { ExchangeRecord } from '../protocol/exchange';
 import { missCost } from './pricing';
+import { nameList, phrase, phrases, type Phrase } from './texts';
 import { cacheableTokens, hitRate } from './token-math';
 
 export interface CacheThresholds {
@@ -19,124 +20,150 @@ export interface CacheThresholds {
   cacheTtlMs: number;
 }
 
-const duration = (ms: number): string => {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-};
-
-/** Names, at most `max` of them, then "+N more". */
-const names = (list: string[], max = 6): string =>
-  list.length > max ? `${list.slice(0, max).join(', ')} +${list.length - max} more` : list.join(', ');
-
 /** An idle gap longer than the cache lifetime, or null. */
 function idleReason(idleMs: number | null, t: CacheThresholds): CacheReason | null {
   if (idleMs === null || idleMs <= t.cacheTtlMs) return null;
-  return {
-    code: 'idle_gap',
-    detail: `${duration(idleMs)} idle since the previous request on this key; the cache lives about ${duration(t.cacheTtlMs)}`,
-  };
+  return reason('idle_gap', [phrase('cacheEvidence.idleGap', { idleMs, ttlMs: t.cacheTtlMs })]);
 }
+
+/** A reason with its evidence, in English and as codes. */
+function reason(code: CacheReason['code'], evidence: Phrase[]): CacheReason {
+  const { text, codes } = phrases(evidence);
+  return { code, detail: text, detailCodes: codes };
+}
+
+/** English names of fields whose wire name the English does not use. */
+const FIELD_WORDS: Record<string, string> = {
+  reasoning_effort: 'effort',
+  service_tier: 'service tier',
+  instructions: 'instructions field',
+  window_number: 'window',
+};
 
 /** Every reason the diff and the timing give for a shortfall, in a fixed order. `fromRollout`: either side was read from a Codex rollout. */
 function missReasons(diff: RequestDiff, idleMs: number | null, t: CacheThresholds, fromRollout: boolean): CacheReason[] {
   const reasons: CacheReason[] = [];
   const field = (f: string) => diff.fields.find((x) => x.field === f);
-  const change = (f: string, label = f) => {
+  const change = (f: string): Phrase | null => {
     const x = field(f);
-    return x ? `${label} ${x.from ?? 'none'} → ${x.to ?? 'none'}` : null;
+    if (!x) return null;
+    const english: Record<string, string> = { ...(FIELD_WORDS[f] ? { field: FIELD_WORDS[f] } : {}) };
+    if (x.from === null) english.from = 'none';
+    if (x.to === null) english.to = 'none';
+    return phrase('cacheEvidence.fieldChanged', { field: f, from: x.from ?? '—', to: x.to ?? '—' }, english);
   };
+  const present = (list: (Phrase | null)[]): Phrase[] => list.filter((p): p is Phrase => p !== null);
   const key = change('prompt_cache_key');
-  if (key) reasons.push({ code: 'cache_key_changed', detail: key });
-  const upstream = [change('upstream'), change('profile')].filter(Boolean).join('; ');
-  if (upstream) reasons.push({ code: 'upstream_changed', detail: upstream });
+  if (key) reasons.push(reason('cache_key_changed', [key]));
+  const upstream = present([change('upstream'), change('profile')]);
+  if (upstream.length) reasons.push(reason('upstream_changed', upstream));
   const idle = idleReason(idleMs, t);
   if (idle) reasons.push(idle);
   const model = change('model');
-  if (model) reasons.push({ code: 'model_changed', detail: model });
-  const reasoning = [change('reasoning_effort', 'effort'), change('service_tier', 'service tier')].filter(Boolean).join('; ');
-  if (reasoning) reasons.push({ code: 'reasoning_changed', detail: reasoning });
+  if (model) reasons.push(reason('model_changed', [model]));
+  const reasoning = present([change('reasoning_effort'), change('service_tier')]);
+  if (reasoning.length) reasons.push(reason('reasoning_changed', reasoning));
   const { added, removed, changed } = diff.tools;
   if (added.length + removed.length + changed.length > 0) {
-    const parts = [
-      added.length ? `added ${names(added.map((x) => x.key))}` : '',
-      removed.length ? `removed ${names(removed.map((x) => x.key))}` : '',
-      changed.length ? `changed ${names(changed.map((x) => `${x.key} (${x.fields.join(', ')})`))}` : '',
-    ];
-    reasons.push({ code: 'tools_changed', detail: parts.filter(Boolean).join('; ') });
+    reasons.push(
+      reason(
+        'tools_changed',
+        present([
+          added.length ? phrase('cacheEvidence.toolsAdded', { names: nameList(added.map((x) => x.key)) }) : null,
+          removed.length ? phrase('cacheEvidence.toolsRemoved', { names: nameList(removed.map((x) => x.key)) }) : null,
+          changed.length
+            ? phrase('cacheEvidence.toolsChanged', { names: nameList(changed.map((x) => `${x.key} (${x.fields.join(', ')})`)) })
+            : null,
+        ]),
+      ),
+    );
   }
   const ins = diff.instructions;
-  const instructionsField = change('instructions', 'instructions field');
+  const instructionsField = field('instructions');
   if (ins.added.count + ins.removed.count + ins.changed.count > 0 || instructionsField) {
-    const parts = [
-      instructionsField ? 'instructions field changed' : '',
-      ...ins.changed.items.map((c) => `developer message at input ${c.index} changed (${c.fields.join(', ')})`),
-      ins.added.count ? `${ins.added.count} developer message(s) added` : '',
-      ins.removed.count ? `${ins.removed.count} developer message(s) removed` : '',
-    ];
-    reasons.push({ code: 'instructions_changed', detail: parts.filter(Boolean).join('; ') });
+    reasons.push(
+      reason(
+        'instructions_changed',
+        present([
+          instructionsField ? phrase('cacheEvidence.instructionsField') : null,
+          ...ins.changed.items.map((c) =>
+            phrase('cacheEvidence.developerChanged', { index: c.index, fields: { items: c.fields, more: 0 } }),
+          ),
+          ins.added.count ? phrase('cacheEvidence.developerAdded', { n: ins.added.count }) : null,
+          ins.removed.count ? phrase('cacheEvidence.developerRemoved', { n: ins.removed.count }) : null,
+        ]),
+      ),
+    );
   }
   const input = diff.input;
   if (input.rewritten) {
-    const window = change('window_number', 'window');
-    reasons.push({
-      code: 'input_rewritten',
-      detail: `${window ?? 'history replaced by a compaction'}; ${input.removed.count} earlier item(s) gone`,
-    });
+    reasons.push(
+      reason('input_rewritten', [
+        change('window_number') ?? phrase('cacheEvidence.historyReplaced'),
+        phrase('cacheEvidence.itemsGone', { n: input.removed.count }),
+      ]),
+    );
   } else {
     if (input.removed.count > 0)
-      reasons.push({
-        code: 'input_truncated',
-        detail: `${input.removed.count} earlier item(s) removed, first: ${input.removed.items[0]?.label ?? '?'}`,
-      });
-    const edits = [
-      ...input.changed.items.map((c) => `input ${c.index} (${c.label}) changed: ${c.fields.join(', ')}`),
+      reasons.push(
+        reason('input_truncated', [
+          phrase('cacheEvidence.itemsRemoved', { n: input.removed.count, first: input.removed.items[0]?.label ?? '?' }),
+        ]),
+      );
+    const edits = present([
+      ...input.changed.items.map((c) =>
+        phrase('cacheEvidence.itemChanged', { index: c.index, label: c.label, fields: { items: c.fields, more: 0 } }),
+      ),
       input.inserted.count
-        ? `${input.inserted.count} item(s) inserted before the end, first at input ${input.inserted.items[0]?.index}`
-        : '',
-    ].filter(Boolean);
-    if (edits.length > 0) reasons.push({ code: 'input_modified', detail: edits.join('; ') });
+        ? phrase('cacheEvidence.itemsInserted', { n: input.inserted.count, index: input.inserted.items[0]?.index ?? 0 })
+        : null,
+    ]);
+    if (edits.length > 0) reasons.push(reason('input_modified', edits));
   }
   if (reasons.length === 0 && fromRollout) {
-    reasons.push({
-      code: 'unexplained',
-      detail:
-        'read from a Codex rollout, which holds no tools, cache key, headers or route: a change there cannot be named, only ruled out in the input',
-    });
+    reasons.push(reason('unexplained', [phrase('cacheEvidence.fromRollout')]));
   } else if (reasons.length === 0) {
     const other = diff.fields.map((f) => f.field);
-    reasons.push({
-      code: 'unexplained',
-      detail: diff.prefixPreserved
-        ? 'the request only appended to the previous one; the upstream likely evicted the cache'
-        : `only ${other.length ? other.join(', ') : 'appended input'} changed; the upstream likely evicted the cache`,
-    });
+    reasons.push(
+      reason('unexplained', [
+        diff.prefixPreserved
+          ? phrase('cacheEvidence.onlyAppended')
+          : other.length
+            ? phrase('cacheEvidence.onlyChanged', { fields: { items: other, more: 0 } })
+            : phrase('cacheEvidence.onlyAppendedInput'),
+      ]),
+    );
   }
   return reasons;
 }
 
 /** Reasons when a request body was not captured (too large, undecodable): only the timing can speak. */
 function withoutBody(idleMs: number | null, t: CacheThresholds): CacheReason[] {
-  return [idleReason(idleMs, t) ?? { code: 'unexplained', detail: 'the request body was not captured, so no change can be named' }];
+  return [idleReason(idleMs, t) ?? reason('unexplained', [phrase('cacheEvidence.noBody')])];
 }
 
-const int = (n: number): string => n.toLocaleString('en-US');
-
 /** Why an exchange without usage has no verdict: what happened to it, from its status and error. */
-function noUsageWhy(r: ExchangeRecord): string {
-  const code = r.error?.upstreamCode ? ` ${r.error.upstreamCode}` : '';
+function noUsageWhy(r: ExchangeRecord): Phrase {
+  const upstreamCode = r.error?.upstreamCode ?? null;
   if (r.httpStatus !== null && r.httpStatus >= 400)
-    return `HTTP ${r.httpStatus}${code}: the request was refused before it reached the model, which reported no usage`;
-  if (r.status === 'streaming') return 'still streaming: usage arrives with the end of the response';
-  if (r.status === 'failed' || r.status === 'aborted' || r.status === 'upstream_error')
-    return `the request ${r.status === 'upstream_error' ? 'never reached the upstream' : r.status}${r.error ? ` (${r.error.code}${code})` : ''} and reported no usage`;
-  return 'the upstream reported no usage for this exchange';
+    return upstreamCode
+      ? phrase('cacheWhy.refusedCode', { status: String(r.httpStatus), code: upstreamCode })
+      : phrase('cacheWhy.refused', { status: String(r.httpStatus) });
+  if (r.status === 'streaming') return phrase('cacheWhy.streaming');
+  if (r.status === 'failed' || r.status === 'aborted' || r.status === 'upstream_error') {
+    const name = r.status === 'upstream_error' ? 'unreached' : r.status;
+    if (!r.error) return phrase(`cacheWhy.${name}Bare` as const);
+    return phrase(`cacheWhy.${name}` as const, { error: `${r.error.code}${upstreamCode ? ` ${upstreamCode}` : ''}` });
+  }
+  return phrase('cacheWhy.noUsage');
 }
 
 type Judged = Omit<CacheAnalysis, 'hitRate' | 'previousId' | 'idleMs'>;
 
-const judged = (verdict: CacheAnalysis['verdict'], why: string, expectedCachedTokens: number | null): Judged => ({
+const judged = (verdict: CacheAnalysis['verdict'], why: Phrase, expectedCachedTokens: number | null): Judged => ({
   verdict,
-  why,
+  why: why.text,
+  whyCode: why.code,
   expectedCachedTokens,
   miss: false,
   reasons: [],
@@ -147,14 +174,12 @@ const judged = (verdict: CacheAnalysis['verdict'], why: string, expectedCachedTo
 /** The figures of an exchange that has nothing to judge, or null when it has. */
 function notApplicable(current: ExchangeRecord): Judged | null {
   const u = current.usage;
-  if (current.kind !== 'model') return judged('not_applicable', 'not a model request: no prompt cache is involved', null);
+  if (current.kind !== 'model') return judged('not_applicable', phrase('cacheWhy.notModel'), null);
   if (!u || u.inputTokens === null) return judged(current.status === 'streaming' ? 'unknown' : 'not_applicable', noUsageWhy(current), null);
   if (u.inputTokens === 0)
     return judged(
       'not_applicable',
-      current.identity.requestKind === 'prewarm'
-        ? 'prewarm (generate: false): the request gave the model no input, so nothing could be read from the cache'
-        : 'the request reported 0 input tokens: nothing could be read from the cache',
+      current.identity.requestKind === 'prewarm' ? phrase('cacheWhy.prewarm') : phrase('cacheWhy.zeroInput'),
       null,
     );
   return null;
@@ -163,14 +188,12 @@ function notApplicable(current: ExchangeRecord): Judged | null {
 /** The first request of a thread: cold when nothing was cached, a hit when a shared prefix was. */
 function firstOfThread(current: ExchangeRecord, cached: number, input: number): Judged {
   const key = current.identity.promptCacheKey;
-  const on = key ? ` on prompt_cache_key ${key}` : '';
-  if (cached === 0) return judged('cold', `first request of this thread${on}: nothing cached yet`, 0);
-  return judged(
-    'hit',
-    `first request of this thread${on}, yet ${int(cached)} of its ${int(input)} input tokens came from the cache: an earlier request with the same prefix left them there`,
-    0,
-  );
+  if (cached === 0) return judged('cold', key ? phrase('cacheWhy.firstCold', { key }) : phrase('cacheWhy.firstColdNoKey'), 0);
+  return judged('hit', key ? phrase('cacheWhy.firstHit', { key, cached, input }) : phrase('cacheWhy.firstHitNoKey', { cached, input }), 0);
 }
+
+/** OpenAI caches a prompt from this many tokens on (token-math.ts `cacheableTokens`). */
+const CACHE_MINIMUM = 1024;
 
 /** The cache figures of `current` against `previous` (same chain), with `diff` between them. */
 export function analyzeCache(
@@ -187,8 +210,7 @@ export function analyzeCache(
   if (na || !u || u.inputTokens === null) return { ...base, ...(na ?? judged('unknown', noUsageWhy(current), null)) };
   const input = u.inputTokens;
   const cached = u.cachedTokens;
-  if (cached === null)
-    return { ...base, ...judged('unknown', 'the upstream reported no cached_tokens field, so the cache read is unknown', null) };
+  if (cached === null) return { ...base, ...judged('unknown', phrase('cacheWhy.noCachedField'), null) };
   if (!previous) return { ...base, ...firstOfThread(current, cached, input) };
   const pu = previous.usage;
   // The previous request can have left more cacheable than this one sends (after a compaction):
@@ -200,7 +222,7 @@ export function analyzeCache(
   if (expected === null)
     return {
       ...base,
-      ...judged('unknown', 'the previous request of this thread reported no complete usage, so no expectation can be set', null),
+      ...judged('unknown', phrase('cacheWhy.previousNoUsage'), null),
     };
   const shortfall = expected - cached;
   const miss = shortfall > Math.max(t.missMinTokens, t.missMinRatio * expected);
@@ -211,19 +233,21 @@ export function analyzeCache(
         ...judged(
           'cold',
           expected === 0
-            ? 'nothing cached yet: the previous request was below the 1,024 tokens OpenAI starts caching at'
-            : `nothing read from the cache; only ${int(expected)} tokens were cacheable, within the miss threshold`,
+            ? phrase('cacheWhy.coldBelowMinimum', { minimum: CACHE_MINIMUM })
+            : phrase('cacheWhy.coldWithinThreshold', { expected }),
           expected,
         ),
       };
-    return { ...base, ...judged('hit', `read ${int(cached)} cached tokens where ${int(expected)} were expected`, expected) };
+    return { ...base, ...judged('hit', phrase('cacheWhy.hit', { cached, expected }), expected) };
   }
   // Tokens that would have been cached: the shortfall, but never more than this request's uncached input.
   const missedTokens = Math.max(0, Math.min(shortfall, input - cached));
+  const why = phrase('cacheWhy.miss', { cached, expected, shortfall });
   return {
     ...base,
     verdict: 'miss',
-    why: `read ${int(cached)} cached tokens where ${int(expected)} were expected: ${int(shortfall)} short`,
+    why: why.text,
+    whyCode: why.code,
     expectedCachedTokens: expected,
     miss: true,
     reasons: diff ? missReasons(diff, idleMs, t, current.source === 'rollout' || previous.source === 'rollout') : withoutBody(idleMs, t),

@@ -10,6 +10,7 @@
  */
 import type { ContextBreakdown, ContextCalibration, ContextSection, GroupTotals, SectionGroup } from '../protocol/analysis';
 import { renderRequest, type Block } from './render';
+import { phrase } from './texts';
 import { countTextTokens, TOKENIZER } from './tokenizer';
 
 export interface ContextOptions {
@@ -65,26 +66,18 @@ export function calibrate(
   const total = raw.reduce((a, b) => a + b, 0);
   if (reported === null || total <= 0) return { calibrated: null, calibration: null };
   const scale = reported / total;
-  const times = `×${scale < 10 ? scale.toFixed(2) : Math.round(scale)}`;
-  const int = (n: number) => n.toLocaleString('en-US');
   if (scale > CALIBRATION_BAND.max) {
     const unaccounted = reported - total;
-    const opaque = opaqueBytes > 0 ? `, ${int(opaqueBytes)} bytes of it opaque (encrypted or images)` : '';
+    const figures = { reported, scale, estimate: total, unaccounted };
+    const warning = opaqueBytes > 0 ? phrase('calibration.aboveOpaque', { ...figures, opaqueBytes }) : phrase('calibration.above', figures);
     return {
       calibrated: raw,
-      calibration: {
-        scale,
-        unaccountedTokens: unaccounted,
-        warning: `the reported input (${int(reported)}) is ${times} the estimate of what the request shows (${int(total)}${opaque}): ${int(unaccounted)} tokens are in no section (opaque or encrypted input, a compaction, elided text), so sections keep their raw estimates; the raw view is the one to trust`,
-      },
+      calibration: { scale, unaccountedTokens: unaccounted, warning: warning.text, warningCode: warning.code },
     };
   }
   const calibrated = apportion(reported, raw);
-  const warning =
-    scale < CALIBRATION_BAND.min
-      ? `the reported input (${int(reported)}) is ${times} the estimate (${int(total)}): sections are scaled down that much; the raw view is the one to trust`
-      : null;
-  return { calibrated, calibration: { scale, unaccountedTokens: 0, warning } };
+  const warning = scale < CALIBRATION_BAND.min ? phrase('calibration.below', { reported, scale, estimate: total }) : null;
+  return { calibrated, calibration: { scale, unaccountedTokens: 0, warning: warning?.text ?? null, warningCode: warning?.code ?? null } };
 }
 
 /** Sums per group, in display order. */

@@ -2,9 +2,13 @@
 import type { ItemRef } from '../protocol/analysis';
 import { canonicalJson, changedKeys, clip, isObj, str, type Json } from '../lib/json';
 import { contentTexts } from './request-shape';
+import { phrase, type Phrase } from './texts';
 
-/** `user: run echo hi`, `exec_command({"cmd":"echo hi"})`, `output call_1: hi`, `reasoning: …`. */
-function itemLabel(item: unknown): string {
+/**
+ * `user: run echo hi`, `exec_command({"cmd":"echo hi"})` (captured content, as they are), or
+ * `output call_1: hi`, `reasoning: …` (worded by the companion, with a code).
+ */
+function itemLabel(item: unknown): Phrase | string {
   if (!isObj(item)) return String(item);
   const name = [str(item.namespace), str(item.name)].filter(Boolean).join('.');
   switch (item.type) {
@@ -16,17 +20,22 @@ function itemLabel(item: unknown): string {
       return `${name}: ${clip(String(item.input ?? ''), 40)}`;
     case 'function_call_output':
     case 'custom_tool_call_output':
-      return `output ${str(item.call_id) ?? ''}: ${clip(typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? ''), 40)}`;
+      return phrase('item.output', {
+        callId: str(item.call_id) ?? '',
+        text: clip(typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? ''), 40),
+      });
     case 'reasoning':
-      return `reasoning: ${clip(
-        (Array.isArray(item.summary) ? item.summary : [])
-          .filter(isObj)
-          .map((s) => String(s.text ?? ''))
-          .join(' '),
-        50,
-      )}`;
+      return phrase('item.reasoning', {
+        text: clip(
+          (Array.isArray(item.summary) ? item.summary : [])
+            .filter(isObj)
+            .map((s) => String(s.text ?? ''))
+            .join(' '),
+          50,
+        ),
+      });
     case 'agent_message':
-      return `agent message ${str(item.author) ?? '?'} → ${str(item.recipient) ?? '?'}`;
+      return phrase('item.agentMessage', { author: str(item.author) ?? '?', recipient: str(item.recipient) ?? '?' });
     default:
       return String(item.type ?? 'item');
   }
@@ -34,7 +43,9 @@ function itemLabel(item: unknown): string {
 
 export function itemRef(item: unknown, index: number): ItemRef {
   const o: Json = isObj(item) ? item : {};
-  return { index, type: str(o.type) ?? 'unknown', role: str(o.role), label: itemLabel(item) };
+  const label = itemLabel(item);
+  const worded = typeof label === 'string' ? { label, labelCode: null } : { label: label.text, labelCode: label.code };
+  return { index, type: str(o.type) ?? 'unknown', role: str(o.role), ...worded };
 }
 
 /** Same item, possibly edited: same type and role, and the same call id / id where both have one. */

@@ -8,6 +8,7 @@ import type { LayoutEntry } from '../protocol/layout';
 import { SECTION, groupOf, opaquePart } from '../protocol/section-names';
 import { readRequest } from './request-shape';
 import { messagePartSection } from './render';
+import { phrase, type Phrase } from './texts';
 
 type JsonObject = Record<string, unknown>;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,6 +25,8 @@ function prettyJson(value: unknown): string {
 }
 
 type RequestEntry = LayoutEntry;
+
+const labelled = (p: Phrase) => ({ label: p.text, labelCode: p.code });
 
 function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n', 1)[0] ?? '';
@@ -47,7 +50,9 @@ function messageEntries(item: JsonObject, index: number, leading: boolean): Requ
       role,
       section,
       group: groupOf(section),
+      // Captured content (the role and the text's first line): shown as it is.
       label: `${role}: ${firstLine(text)}`,
+      labelCode: null,
       text,
       opaqueBytes: opaque?.bytes ?? 0,
     };
@@ -72,40 +77,43 @@ function outputText(output: unknown): { text: string; opaque: number } {
 function itemEntry(item: JsonObject, index: number): RequestEntry {
   const type = asString(item.type) ?? 'unknown';
   const base = { index, part: null, type, role: asString(item.role), opaqueBytes: 0 };
-  const one = (section: string, label: string, text: string | null, opaqueBytes = 0): RequestEntry => ({
+  const one = (section: string, label: Phrase | string, text: string | null, opaqueBytes = 0): RequestEntry => ({
     ...base,
     section,
     group: groupOf(section),
-    label,
+    label: typeof label === 'string' ? label : label.text,
+    labelCode: typeof label === 'string' ? null : label.code,
     text,
     opaqueBytes,
   });
   const encrypted = typeof item.encrypted_content === 'string' ? item.encrypted_content.length : 0;
   switch (type) {
     case 'function_call':
-      return one(SECTION.toolCalls, `call ${callName(item)}`, asString(item.arguments));
+      return one(SECTION.toolCalls, phrase('entry.call', { name: callName(item) }), asString(item.arguments));
     case 'custom_tool_call':
-      return one(SECTION.toolCalls, `call ${callName(item)}`, asString(item.input));
+      return one(SECTION.toolCalls, phrase('entry.call', { name: callName(item) }), asString(item.input));
     case 'function_call_output':
     case 'custom_tool_call_output':
     case 'local_shell_call_output': {
       const o = outputText(item.output);
-      return one(SECTION.toolOutputs, `output ${asString(item.call_id) ?? ''}`.trim(), o.text, o.opaque);
+      const callId = asString(item.call_id);
+      return one(SECTION.toolOutputs, callId ? phrase('entry.output', { callId }) : phrase('entry.outputBare'), o.text, o.opaque);
     }
     case 'reasoning': {
       const texts = [...asArray(item.summary), ...asArray(item.content)].filter(isObject).map((p) => String(p.text ?? ''));
-      return one(SECTION.reasoning, 'reasoning (replayed)', texts.join('\n\n') || null, encrypted);
+      return one(SECTION.reasoning, phrase('entry.reasoning'), texts.join('\n\n') || null, encrypted);
     }
     case 'compaction':
-      return one(SECTION.compactionSummary, 'compaction (encrypted summary)', null, encrypted);
+      return one(SECTION.compactionSummary, phrase('entry.compaction'), null, encrypted);
     case 'compaction_trigger':
-      return one(SECTION.compactionPrompt, 'compaction trigger', null);
+      return one(SECTION.compactionPrompt, phrase('entry.compactionTrigger'), null);
     case 'agent_message': {
       const o = outputText(item.content);
-      return one(SECTION.agentMessages, `agent ${asString(item.author) ?? '?'} → ${asString(item.recipient) ?? '?'}`, o.text, o.opaque);
+      const names = { author: asString(item.author) ?? '?', recipient: asString(item.recipient) ?? '?' };
+      return one(SECTION.agentMessages, phrase('entry.agent', names), o.text, o.opaque);
     }
     case 'tool_search_output':
-      return one(SECTION.toolOutputs, 'tool_search output (deferred tools loaded here)', null);
+      return one(SECTION.toolOutputs, phrase('entry.toolSearch'), null);
     default: {
       const section = type.endsWith('_call') ? SECTION.toolCalls : type.endsWith('_output') ? SECTION.toolOutputs : SECTION.other;
       return one(section, type, null);
@@ -125,7 +133,7 @@ export function layoutEntries(body: unknown): LayoutEntry[] {
       role: null,
       section: SECTION.instructions,
       group: 'instructions',
-      label: 'instructions field',
+      ...labelled(phrase('entry.instructionsField')),
       text: shape.instructions,
       opaqueBytes: 0,
     });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PriceOverridesSchema, type CostBreakdown, type PriceRow, type PriceTable, type Pricing, type Rates } from '../protocol/analysis';
 import type { Usage } from '../protocol/usage';
+import { phrase, type Phrase } from './texts';
 
 /**
  * `OpenAI/GPT-5-Codex-2025-09-15` → `gpt-5-codex`: lower case, no provider prefix, no dated
@@ -76,10 +77,6 @@ export function costOf(table: PriceTable, input: CostInput): CostBreakdown | nul
   };
 }
 
-/** Where the user adds a price: the override file in the state directory (store/layout.ts `paths().prices`). */
-export const PRICE_FILE_HINT =
-  'add a row for it to prices.json in the companion’s state directory (~/.codex-devtools unless --home or CODEX_DEVTOOLS_HOME say otherwise) and restart the companion';
-
 /** A prices.json the user can fill in for `model` (PriceOverridesSchema). */
 export function priceRowExample(model: string, tier: string): string {
   const row = {
@@ -106,34 +103,39 @@ export function priceExchange(
 ): { cost: CostBreakdown | null; usd: number | null; pricing: Pricing } {
   const { model, requestedModel } = input;
   const u = input.usage;
-  const asked = requestedModel && model && requestedModel !== model ? ` (Codex requested ${requestedModel})` : '';
-  const pricing = (status: Pricing['status'], note: string, example: string | null = null): Pricing => ({
+  const asked = requestedModel && model && requestedModel !== model ? requestedModel : null;
+  const pricing = (status: Pricing['status'], note: Phrase, example: string | null = null): Pricing => ({
     status,
     model,
     requestedModel,
-    note,
+    note: note.text,
+    noteCode: note.code,
     example,
   });
   if (!u || u.inputTokens === null || u.outputTokens === null)
-    return { cost: null, usd: null, pricing: pricing('no_usage', 'cost unknown: the upstream reported no usage for this exchange') };
+    return { cost: null, usd: null, pricing: pricing('no_usage', phrase('pricing.noUsage')) };
   const cost = costOf(table, input);
-  if (cost)
+  if (cost) {
+    const priced = { model: cost.model, tier: cost.tier };
     return {
       cost,
       usd: cost.usd,
-      pricing: pricing('priced', `priced as ${cost.model}, the model that served the request${asked}; tier ${cost.tier}`),
+      pricing: pricing(
+        'priced',
+        asked ? phrase('pricing.pricedRequested', { ...priced, requested: asked }) : phrase('pricing.priced', priced),
+      ),
     };
+  }
   if (u.inputTokens === 0 && u.outputTokens === 0)
-    return { cost: null, usd: 0, pricing: pricing('zero_tokens', '0 input and 0 output tokens: $0 at any price') };
-  if (!model)
-    return { cost: null, usd: null, pricing: pricing('no_model', 'cost unknown: neither the request nor the response named a model') };
+    return { cost: null, usd: 0, pricing: pricing('zero_tokens', phrase('pricing.zeroTokens')) };
+  if (!model) return { cost: null, usd: null, pricing: pricing('no_model', phrase('pricing.noModel')) };
   const tier = normalizeTier(input.serviceTier);
   return {
     cost: null,
     usd: null,
     pricing: pricing(
       'unpriced',
-      `cost unknown: no price is known for ${model}${asked} at tier ${tier}; ${PRICE_FILE_HINT}`,
+      asked ? phrase('pricing.unpricedRequested', { model, tier, requested: asked }) : phrase('pricing.unpriced', { model, tier }),
       priceRowExample(model, tier),
     ),
   };

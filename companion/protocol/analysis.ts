@@ -4,6 +4,7 @@
  * served by the usage and session APIs. Schema module: long by design, one schema per idea.
  */
 import { z } from 'zod';
+import { TextCodeSchema } from './text-code';
 import { UsageTotalsSchema } from './usage';
 
 const tokens = z.number().int().nonnegative();
@@ -34,7 +35,13 @@ export const CacheReasonCodeSchema = z.enum([
 export type CacheReasonCode = z.infer<typeof CacheReasonCodeSchema>;
 
 /** One reason with its evidence, e.g. `{ code: 'tools_changed', detail: 'added exec_command' }`. */
-export const CacheReasonSchema = z.object({ code: CacheReasonCodeSchema, detail: z.string() });
+export const CacheReasonSchema = z.object({
+  code: CacheReasonCodeSchema,
+  /** The evidence in English: the `detailCodes` sentences joined by `; `. */
+  detail: z.string(),
+  /** The evidence as coded sentences, in order; null in analyses stored before they existed. */
+  detailCodes: z.array(TextCodeSchema).nullable().default(null),
+});
 export type CacheReason = z.infer<typeof CacheReasonSchema>;
 
 /**
@@ -58,6 +65,8 @@ export const CacheAnalysisSchema = z.object({
   verdict: CacheVerdictSchema.default('unknown'),
   /** One sentence saying why the verdict is what it is, with the figures behind it. */
   why: z.string().default('analysed before cache verdicts existed'),
+  /** `why` as a code the panel translates; null in analyses stored before it existed. */
+  whyCode: TextCodeSchema.nullable().default(null),
   /** cached / input; null when the upstream reported no cache field (never shown as 0 %). */
   hitRate: z.number().min(0).max(1).nullable(),
   /**
@@ -117,6 +126,8 @@ export const ItemRefSchema = z.object({
   role: z.string().nullable(),
   /** Short human label: role and the first words, or the tool name. */
   label: z.string(),
+  /** The label as a code the panel translates when the companion words it (`output call_1: …`), else null: captured content. */
+  labelCode: TextCodeSchema.nullable().default(null),
 });
 export type ItemRef = z.infer<typeof ItemRefSchema>;
 
@@ -231,6 +242,8 @@ export const ContextCalibrationSchema = z.object({
   unaccountedTokens: tokens,
   /** Why the calibrated view should not be trusted, or null within the band. */
   warning: z.string().nullable(),
+  /** `warning` as a code the panel translates; null within the band and in analyses stored before it existed. */
+  warningCode: TextCodeSchema.nullable().default(null),
 });
 export type ContextCalibration = z.infer<typeof ContextCalibrationSchema>;
 
@@ -331,6 +344,8 @@ export const PricingSchema = z.object({
   requestedModel: z.string().nullable(),
   /** One sentence: what was priced and why, or why there is no price and how to add one. */
   note: z.string(),
+  /** `note` as a code the panel translates; null in analyses stored before it existed. */
+  noteCode: TextCodeSchema.nullable().default(null),
   /** For `unpriced`: a prices.json with a row to fill in for this model and tier. */
   example: z.string().nullable().default(null),
 });
@@ -367,8 +382,11 @@ export const ExchangeFactsSchema = z.object({
 });
 export type ExchangeFacts = z.infer<typeof ExchangeFactsSchema>;
 
-/** Bumped when the analysis of a stored record must be recomputed. */
-export const ANALYSIS_VERSION = 2;
+/**
+ * Bumped when the analysis of a stored record must be recomputed. 3: the why, evidence, pricing
+ * note and calibration warning carry codes the panel translates (text-code.ts).
+ */
+export const ANALYSIS_VERSION = 3;
 
 /** Figures derived from one exchange's usage (analysis/token-math.ts), for the Usage tab. */
 export const UsageFiguresSchema = z.object({

@@ -4,6 +4,7 @@ import { CacheVerdictSchema, ExchangeAnalysisSchema, ExchangeFactsSchema } from 
 import { IdentitySchema, RequestKindSchema } from './identity';
 import { RequestLayoutSchema } from './layout';
 import { RateLimitsSchema } from './ratelimits';
+import { TextCodeSchema } from './text-code';
 import { UsageSchema } from './usage';
 
 /**
@@ -62,6 +63,8 @@ export const CacheBriefSchema = z.object({
   /** Null in summaries stored before verdicts existed. */
   verdict: CacheVerdictSchema.nullable().default(null),
   why: z.string().nullable().default(null),
+  /** `why` as a code the panel translates (see `CacheAnalysis.whyCode`). */
+  whyCode: TextCodeSchema.nullable().default(null),
   hitRate: z.number().nullable(),
   miss: z.boolean(),
   reasons: z.array(z.string()),

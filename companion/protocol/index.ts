@@ -13,4 +13,5 @@ export * from './tool-names';
 export * from './section-names';
 export * from './layout';
 export * from './pairing';
+export * from './text-code';
 export * from './exchange-match';

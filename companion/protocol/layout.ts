@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { SectionGroupSchema, ToolKindSchema, ToolPlacementSchema } from './analysis';
+import { TextCodeSchema } from './text-code';
 
 const LayoutToolBase = z.object({
   /** The analysis' key (`exec_command`, `collaboration.spawn_agent`, `exec/clock.curr_time`): its token span is `tool:<key>`. */
@@ -48,7 +49,10 @@ export const LayoutEntrySchema = z.object({
   section: z.string(),
   /** Never `tools`: tool catalogs are listed as tools. */
   group: SectionGroupSchema,
+  /** English where the companion names the entry (`call exec_command`), else captured content (`user: run echo hi`). */
   label: z.string(),
+  /** The label as a code the panel translates, or null when the label is captured content shown as it is. */
+  labelCode: TextCodeSchema.nullable().default(null),
   /** Readable text (shown as text, never as HTML), or null when the item is best read as JSON. */
   text: z.string().nullable(),
   /** Bytes the tokenizer cannot see (encrypted reasoning or compaction, images, files). */

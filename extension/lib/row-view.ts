@@ -4,6 +4,7 @@ import { verdictLabel } from './cache-verdict';
 import { kindOf } from './exchange-filter';
 import { modelView } from './model-view';
 import { companionErrorText } from './companion-errors';
+import { companionText } from './companion-text';
 import { UNKNOWN, fmtClock, fmtDuration, fmtInt, fmtRatio, fmtUsd } from './format';
 import { tr } from './i18n';
 
@@ -103,7 +104,7 @@ export function rowView(s: ExchangeSummary, progress: RowProgress | null, now: n
     cacheTitle: !s.cache
       ? tr('row.noCache')
       : [
-          `${verdictLabel(s.cache.verdict).text}: ${s.cache.why ?? tr('row.hitRateIs')}`,
+          `${verdictLabel(s.cache.verdict).text}: ${s.cache.why === null ? tr('row.hitRateIs') : companionText(s.cache.whyCode, s.cache.why).text}`,
           reasons.length ? tr('row.reasons', { reasons: reasons.join(', ') }) : '',
         ]
           .filter(Boolean)

@@ -26,6 +26,7 @@ async function history(): Promise<ExchangeRecord[]> {
       cache: {
         verdict: miss ? 'miss' : 'hit',
         why: null,
+        whyCode: null,
         hitRate: null,
         miss,
         reasons: [],

@@ -71,6 +71,7 @@ export function fakeSummary(over: DeepPartial<ExchangeSummary> = {}): ExchangeSu
     cache: {
       verdict: 'hit',
       why: 'read 4,096 cached tokens where 4,096 were expected',
+      whyCode: null,
       hitRate: 0.82,
       miss: false,
       reasons: [],

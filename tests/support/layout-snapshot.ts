@@ -54,7 +54,11 @@ export const toolSnapshot = (t: ToolLike): Record<string, unknown> => ({
   nested: t.nested.map(toolSnapshot),
 });
 
-export const entrySnapshot = (e: EntryLike): Record<string, unknown> => ({ ...e, text: digest(e.text) });
+/** The fields the snapshots were taken of; the label's code (newer than them) is checked on its own. */
+export const entrySnapshot = ({ labelCode: _code, ...e }: EntryLike & { labelCode?: unknown }): Record<string, unknown> => ({
+  ...e,
+  text: digest(e.text),
+});
 
 /** The request bodies the layout snapshots are taken of: code-mode, namespaced, fallback model, deferred tools. */
 export const LAYOUT_CASES: Record<string, () => unknown> = {

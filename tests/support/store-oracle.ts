@@ -105,6 +105,7 @@ export function buildRecords(template: ExchangeRecord, specs: ExchangeSpec[]): E
         ? {
             verdict: s.cache.verdict as 'hit',
             why: null,
+            whyCode: null,
             hitRate: null,
             miss: s.cache.verdict === 'miss',
             reasons: [],

@@ -67,6 +67,7 @@ describe('the exchange list', () => {
       cache: {
         verdict: 'miss',
         why: 'read 400 cached tokens where 4,096 were expected: 3,696 short',
+        whyCode: { code: 'cacheWhy.miss', params: { cached: 400, expected: 4096, shortfall: 3696 } },
         hitRate: 0.1,
         miss: true,
         reasons: ['tools_changed', 'idle_gap'],

@@ -23,7 +23,7 @@ const N = 25;
 const USAGE = { marker: 'live usage' } as unknown as LiveUsage;
 
 /** A store of N analysed exchanges of one thread, analysed by an older release, and the worker's parts around it. */
-async function setUp(opts: { prices?: unknown } = {}) {
+async function setUp(opts: { prices?: unknown; withoutCodes?: boolean } = {}) {
   const home = homes();
   const store = Store.open({ home, log });
   open.push(store);
@@ -33,8 +33,18 @@ async function setUp(opts: { prices?: unknown } = {}) {
       await recordFrom(loadFixture('fallback-tool-call-1.json'), { id: `x-${String(i).padStart(3, '0')}`, startedAt: 1_000 + i }),
     );
   // As capture stores them: the summary carries the analysis's cache brief, cost and facts.
-  for (const r of analyseAll(records))
-    await store.append({ ...r, facts: r.analysis!.facts, analysis: { ...r.analysis!, version: ANALYSIS_VERSION - 1 } });
+  for (const r of analyseAll(records)) {
+    const old = { ...r.analysis!, version: ANALYSIS_VERSION - 1 };
+    // As a release before coded sentences stored them: the English only.
+    const stored = opts.withoutCodes
+      ? {
+          ...r,
+          cache: { ...r.cache!, whyCode: null },
+          analysis: { ...old, cache: { ...old.cache, whyCode: null }, pricing: { ...old.pricing!, noteCode: null } },
+        }
+      : { ...r, analysis: old };
+    await store.append({ ...stored, facts: r.analysis!.facts });
+  }
   if (opts.prices) fs.writeFileSync(path.join(home, 'prices.json'), JSON.stringify(opts.prices));
   const analysis = new AnalysisEngine(storeReads(store), log, home);
   const posted: FromWorker[] = [];
@@ -43,6 +53,19 @@ async function setUp(opts: { prices?: unknown } = {}) {
 }
 
 describe('the background recompute', () => {
+  it('gives analyses stored before coded sentences their codes, and announces the summaries that gained one', async () => {
+    const s = await setUp({ withoutCodes: true });
+    expect((await s.store.get('x-004'))!.analysis!.cache.whyCode).toBeNull();
+    s.recompute.schedule();
+    await s.recompute.settled();
+    const r = (await s.store.get('x-004'))!;
+    expect(r.analysis!.cache.whyCode).toMatchObject({ code: expect.stringMatching(/^cacheWhy\./) });
+    expect(r.analysis!.pricing!.noteCode).toMatchObject({ code: expect.stringMatching(/^pricing\./) });
+    expect(s.store.summary('x-004')!.cache!.whyCode).toEqual(r.analysis!.cache.whyCode);
+    const announced = s.posted.flatMap((m) => (m.t === 'updated' ? m.summaries : []));
+    expect(announced.find((x) => x.id === 'x-004')?.cache?.whyCode).toEqual(r.analysis!.cache.whyCode);
+  });
+
   it('gives the event loop back between exchanges, so capture work waiting meanwhile runs before the pass ends', async () => {
     const s = await setUp();
     expect(s.outdated()).toBe(N);

@@ -77,7 +77,11 @@ describe('analysis of imported rollouts', () => {
     const compaction = (await records(store)).find((r) => r.requestKind === 'compaction')!;
     expect(compaction.analysis?.cache.verdict).toBe('miss');
     expect(compaction.analysis?.cache.reasons).toEqual([
-      { code: 'unexplained', detail: expect.stringMatching(/rollout, which holds no tools/) },
+      {
+        code: 'unexplained',
+        detail: expect.stringMatching(/rollout, which holds no tools/),
+        detailCodes: [{ code: 'cacheEvidence.fromRollout', params: {} }],
+      },
     ]);
   });
 

@@ -70,7 +70,15 @@ describe('roll-ups kept by triggers, against sums over the stored summaries (pro
               const id = ids[e.at % ids.length];
               const prev = oracle.summaries.get(id)!;
               const cache = {
-                ...(prev.cache ?? { verdict: null, why: null, hitRate: null, reasons: [], expectedCachedTokens: null, missedTokens: null }),
+                ...(prev.cache ?? {
+                  verdict: null,
+                  why: null,
+                  whyCode: null,
+                  hitRate: null,
+                  reasons: [],
+                  expectedCachedTokens: null,
+                  missedTokens: null,
+                }),
                 miss: e.miss,
                 verdict: e.miss ? ('miss' as const) : ('hit' as const),
                 missCostUsd: e.miss ? e.cost : null,
