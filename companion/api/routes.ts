@@ -22,11 +22,9 @@ import { bearerToken, extensionOrigin } from './security';
 import { curlCommand } from '../store/export/curl';
 import { badRequest, body, notFound, query } from './validate';
 
-const ExportQuerySchema = z.object({
+/** The list's own filters and search (what the panel shows is what it exports), without paging or sort. */
+const ExportQuerySchema = ExchangeListQuerySchema.omit({ limit: true, before: true, cursor: true, sort: true, order: true }).extend({
   format: z.enum(Object.keys(EXPORT_FORMATS) as [keyof typeof EXPORT_FORMATS]),
-  session: z.string().max(200).optional(),
-  since: z.coerce.number().int().nonnegative().optional(),
-  until: z.coerce.number().int().nonnegative().optional(),
 });
 
 const UsageQuerySchema = z.object({
@@ -145,8 +143,9 @@ export function buildApi(ctx: CompanionContext): Hono {
     const q = query(c, ExportQuerySchema);
     if (!q.ok) return q.res;
     if (q.value.format === 'html' && !q.value.session) return badRequest(c, 'an HTML export is one session: pass session');
-    const f = EXPORT_FORMATS[q.value.format];
-    const text = await ctx.store.export(q.value.format, q.value);
+    const { format, ...filter } = q.value;
+    const f = EXPORT_FORMATS[format];
+    const text = await ctx.store.export(format, filter);
     const name = `codex-devtools-${q.value.session ?? 'export'}.${f.extension}`.replace(/[^\w.-]/g, '_');
     return c.body(text, 200, { 'content-type': `${f.mediaType}; charset=utf-8`, 'content-disposition': `attachment; filename="${name}"` });
   });

@@ -56,6 +56,35 @@ describe('the history API over the SQLite store', () => {
     await c.dispose();
   });
 
+  it('exports what the list query selects (filter and search), oldest first, in each format', async () => {
+    const raw = async (p: string) =>
+      (await rawRequest(`${c.url}/api${p}`, { headers: { authorization: `Bearer ${c.token()}` } })).body.toString();
+    const ids = (jsonl: string) =>
+      jsonl
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as ExchangeRecord).id);
+    const byStart = [...records].sort((a, b) => a.startedAt - b.startedAt).map((r) => r.id);
+    expect(ids(await raw('/export?format=jsonl'))).toEqual(byStart);
+    const misses = records.filter((r) => r.cache?.miss).map((r) => r.id);
+    expect(ids(await raw('/export?format=jsonl&miss=1'))).toEqual(byStart.filter((id) => misses.includes(id)));
+    const costly = records.filter((r) => (r.costUsd ?? 0) >= 0.5).map((r) => r.id);
+    expect(ids(await raw('/export?format=jsonl&minCost=0.5'))).toEqual(byStart.filter((id) => costly.includes(id)));
+    // A word of one exchange's answer: the search the panel would send.
+    const all = ExchangeListResponseSchema.parse((await get('/exchanges?limit=100')).body).items;
+    const word = encodeURIComponent(all.find((s) => (s.preview ?? '').length > 12)!.preview!.slice(2, 10));
+    const listed = ExchangeListResponseSchema.parse((await get(`/exchanges?q=${word}&limit=100`)).body).items.map((s) => s.id);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(ids(await raw(`/export?format=jsonl&q=${word}`))).toEqual(byStart.filter((id) => listed.includes(id)));
+    expect(ids(await raw(`/export?format=jsonl&q=${word}&minCost=0.5`))).toEqual(
+      byStart.filter((id) => listed.includes(id) && costly.includes(id)),
+    );
+    expect(ids(await raw('/export?format=jsonl&q=zqxjv-not-in-any-text'))).toEqual([]);
+    const har = JSON.parse(await raw('/export?format=har&miss=1')) as { log: { entries: unknown[] } };
+    expect(har.log.entries).toHaveLength(misses.length);
+  });
+
   it('sorts, filters and pages `GET /api/exchanges` by cursor, saying how many of how many match', async () => {
     const first = ExchangeListResponseSchema.parse((await get('/exchanges?sort=cost&limit=4&minCost=0.3')).body);
     expect(first.items.map((s) => s.costUsd)).toEqual([0.75, 0.625, 0.5, 0.375]);

@@ -1,25 +1,27 @@
 /**
- * @module Which records an export holds (a session, a time range, everything), read through the
- * store's public interface, oldest first.
+ * @module Which records an export holds: the exchanges a list query selects (a session, a time
+ * range, the panel's current filter and search, or everything), read through the store a page at
+ * a time, oldest first.
  */
 import type { ExchangeRecord } from '../../protocol/exchange';
+import type { ExchangeFilter } from '../sqlite/query';
 import type { Store } from '../store';
 
-export interface ExportQuery {
-  session?: string;
-  /** Epoch milliseconds, inclusive. */
-  since?: number;
-  /** Epoch milliseconds, exclusive. */
-  until?: number;
-}
+/** The list's filters (`GET /api/exchanges` without paging or sort): what the panel shows is what it exports. */
+export type ExportQuery = ExchangeFilter;
 
 export async function exportRecords(store: Store, q: ExportQuery): Promise<ExchangeRecord[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    // By start time, so the file reads in the order things happened.
+    const page = store.list({ ...q, sort: 'time', order: 'asc', limit: 1000, cursor });
+    ids.push(...page.items.map((s) => s.id));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
   const out: ExchangeRecord[] = [];
-  for (const s of [...store.summaries()]) {
-    if (q.session && s.sessionId !== q.session) continue;
-    if (q.since !== undefined && s.startedAt < q.since) continue;
-    if (q.until !== undefined && s.startedAt >= q.until) continue;
-    const r = await store.get(s.id);
+  for (const id of ids) {
+    const r = await store.get(id);
     if (r) out.push(r);
   }
   return out;
