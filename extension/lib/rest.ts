@@ -41,6 +41,7 @@ export interface Endpoint {
 }
 
 export type ExchangeQuery = Partial<z.infer<typeof ExchangeListQuerySchema>>;
+export type ExportFormat = 'har' | 'jsonl' | 'html';
 export type SessionListQuery = { limit?: number; cursor?: string; q?: string };
 export type UsageQuery = { session?: string; since?: number; until?: number };
 
@@ -51,6 +52,8 @@ export interface CompanionApi {
   /** The request as a shell command ("Copy as cURL"), credentials left out. */
   curl(id: string): Promise<string>;
   clearExchanges(): Promise<{ deleted: number }>;
+  /** The exchanges a list query selects, as a file (HAR, JSONL, or one session's HTML page). */
+  exportFile(format: ExportFormat, query?: ExchangeQuery): Promise<{ name: string; blob: Blob }>;
   sessions(): Promise<SessionsResponse>;
   /** The paged, searchable session list (title, working directory, cost, misses). */
   sessionList(query: SessionListQuery): Promise<SessionPage>;
@@ -79,7 +82,8 @@ function queryString(params: Record<string, string | number | undefined | null>)
  * global fetch (looked up per call, so tests can stub it).
  */
 export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof fetch): CompanionApi {
-  async function call<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown, needsToken = true): Promise<T> {
+  /** Sends one request; an unpaired extension, an unreachable companion and an error status throw. */
+  async function send(method: string, path: string, body?: unknown, needsToken = true): Promise<{ res: Response; base: string }> {
     const { port, token } = endpoint();
     const base = httpBase(port);
     if (needsToken && !token) throw new ApiError('unpaired', apiErrorMessage('unpaired', base));
@@ -96,19 +100,30 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
     } catch (err) {
       throw new ApiError('offline', apiErrorMessage('offline', base, err instanceof Error ? err.message : String(err)));
     }
+    if (!res.ok) {
+      let json: unknown = null;
+      try {
+        json = await res.json();
+      } catch {
+        json = null; // error pages and empty bodies: the status decides below
+      }
+      // The companion sends a code and an English message: the code is translated when known.
+      const err = ErrorResponseSchema.safeParse(json);
+      const code = err.success ? err.data.error : null;
+      const said = err.success ? companionErrorText('api', err.data.error, err.data.message) : `HTTP ${res.status}`;
+      const type = res.status === 401 ? 'unauthorized' : res.status === 403 ? 'forbidden' : res.status === 404 ? 'not_found' : 'http';
+      throw new ApiError(type, apiErrorMessage(type, base, said), res.status, code);
+    }
+    return { res, base };
+  }
+
+  async function call<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown, needsToken = true): Promise<T> {
+    const { res, base } = await send(method, path, body, needsToken);
     let json: unknown = null;
     try {
       json = await res.json();
     } catch {
-      json = null; // error pages and empty bodies: the status decides below
-    }
-    if (!res.ok) {
-      // The companion sends a code and an English message: the code is translated when known.
-      const body = ErrorResponseSchema.safeParse(json);
-      const code = body.success ? body.data.error : null;
-      const said = body.success ? companionErrorText('api', body.data.error, body.data.message) : `HTTP ${res.status}`;
-      const type = res.status === 401 ? 'unauthorized' : res.status === 403 ? 'forbidden' : res.status === 404 ? 'not_found' : 'http';
-      throw new ApiError(type, apiErrorMessage(type, base, said), res.status, code);
+      json = null; // an empty body: the schema decides below
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -124,6 +139,11 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
     exchange: (id) => call('GET', `/exchanges/${encodeURIComponent(id)}`, ExchangeRecordSchema),
     curl: async (id) => (await call('GET', `/exchanges/${encodeURIComponent(id)}/curl`, CurlResponseSchema)).command,
     clearExchanges: () => call('DELETE', '/exchanges', DeletedSchema),
+    exportFile: async (format, q = {}) => {
+      const { res } = await send('GET', `/export${queryString({ ...q, format })}`);
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `codex-devtools-export.${format}`;
+      return { name, blob: await res.blob() };
+    },
     sessions: () => call('GET', '/sessions', SessionsResponseSchema),
     sessionList: (q) => call('GET', `/sessions${queryString({ limit: 50, ...q })}`, SessionPageSchema),
     report: (kind, q = {}) => call('GET', `/reports/${kind}${queryString(q)}`, TopExchangesResponseSchema),
