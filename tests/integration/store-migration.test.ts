@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../companion/lib/log';
+import { ANALYSIS_VERSION } from '../../companion/protocol/analysis';
 import { loadPrices } from '../../companion/store/prices-file';
 import type { ExchangeRecord } from '../../companion/protocol/exchange';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
@@ -44,9 +45,16 @@ describe('a 0.1.0 state directory', () => {
     const { items } = await c.store.list({ limit: 1000 });
     expect(items).toHaveLength(expected.length + 1);
     expect(items[0].preview).toBe('after the upgrade');
-    // Their analyses, of a table without a version, are recomputed: the same, now naming the table in force.
+    // Their analyses, of an older analysis version and a table without one, are recomputed: the same
+    // figures and English, now of the current version, naming the table in force, with the codes the
+    // panel translates beside the English (tests/unit/analysis/texts.test.ts checks those).
     const pricesVersion = loadPrices(home).version;
-    for (const r of expected) expect(await c.store.get(r.id)).toEqual({ ...r, analysis: { ...r.analysis, pricesVersion } });
+    for (const r of expected) {
+      const got = (await c.store.get(r.id))!;
+      expect(got.analysis).toMatchObject({ ...r.analysis, version: ANALYSIS_VERSION, pricesVersion });
+      expect(got.cache).toMatchObject(r.cache!);
+      expect({ ...got, analysis: null, cache: null }).toEqual({ ...r, analysis: null, cache: null });
+    }
     // The old files go once everything is in the database.
     expect(fs.existsSync(path.join(home, 'sessions', expected[0].sessionId!, 'log.jsonl'))).toBe(false);
   });
