@@ -1,7 +1,7 @@
 /**
  * The Firefox build (`.output/firefox-mv3`) in real Firefox ESR: paired through its options page,
  * the popup connects to a live companion (ws://127.0.0.1 survives Firefox MV3's CSP) and its
- * counters follow real Codex traffic.
+ * counters follow real Codex traffic; the panel page lists that traffic as in Chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIREFOX_EXTENSION_DIR } from '../support/browser';
@@ -65,5 +65,28 @@ describe('the extension in real Firefox', () => {
     );
     expect(counted).toBe('916');
     await firefox.screenshot('firefox-popup-live');
+  });
+
+  it('shows the panel with Input, Cost and Cache on every row, and opens a row on its detail tabs, as in Chromium', async () => {
+    await firefox.navigate(`moz-extension://${firefox.uuid}/devtools-panel.html`);
+    const cells = `[...document.querySelectorAll('[data-testid="exchange-row"]')].map((r) => ['input', 'cost', 'cache'].map((c) => r.querySelector('[data-col="' + c + '"]')?.textContent?.trim() ?? null))`;
+    const rows = await until(
+      () => firefox.evaluate<(string | null)[][]>(cells),
+      (v) => v.length > 0,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) for (const cell of row) expect(cell === null || cell === '').toBe(false);
+    await firefox.evaluate(
+      `document.querySelector('[data-testid="exchange-row"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
+    );
+    const tabs = await until(
+      () =>
+        firefox.evaluate<number>(
+          `document.querySelectorAll('[data-testid="detail-tab"]').length + (document.querySelector('[data-testid="more-tabs"]') ? 1 : 0)`,
+        ),
+      (n) => n > 0,
+    );
+    expect(tabs).toBeGreaterThan(1);
+    await firefox.screenshot('firefox-panel');
   });
 });
