@@ -13,6 +13,9 @@ import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { pairExtension } from '../support/extension-pages';
 import { openDetailTab } from '../support/detail-tabs';
 import { analyseAll, loadFixture, recordFrom, withUsage } from '../support/records';
+import { runCodex } from '../support/codex';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
+import { scenarios } from '../support/scenarios';
 
 /** More than the snapshot (200) and a page (200): the oldest are never loaded unless asked for. */
 const EXCHANGES = 240;
@@ -29,8 +32,15 @@ describe('the panel at every dock size, over a history larger than it loads', ()
   /** The second oldest, and by far the costliest. */
   const costliestId = '0b-old-costly';
 
+  let upstream: FakeUpstream;
+  /** The exchange the real Codex CLI made through the companion: the newest row. */
+  let codexId: string;
+  /** The seeded history plus what the Codex run stored. */
+  let stored: number;
+
   beforeAll(async () => {
-    companion = await startTestCompanion();
+    upstream = await startFakeUpstream({ scenario: scenarios.text() });
+    companion = await startTestCompanion({ apiUpstream: upstream.baseUrl });
     const records: ExchangeRecord[] = [await recordFrom(loadFixture('b-tool-call-2.json'), { id: toolCallId, startedAt: T0 })];
     records.push(
       await recordFrom(withUsage(loadFixture('a-plain-text-1.json'), { input: 900_000, cached: 0, output: 4_000 }), {
@@ -42,12 +52,21 @@ describe('the panel at every dock size, over a history larger than it loads', ()
       const usage = { input: 2_000 + i * 10, cached: i % 3 === 0 ? 0 : 1_024, output: 20 + i };
       records.push(
         await recordFrom(withUsage(loadFixture('a-plain-text-1.json'), usage), {
-          id: `1x${String(i).padStart(4, '0')}`,
+          id: `0c${String(i).padStart(4, '0')}`,
           startedAt: T0 + 60_000 + i * 1000,
         }),
       );
     }
     for (const r of analyseAll(records)) await companion.store.append(r);
+    // And one turn of the real Codex CLI through the companion, listed first.
+    const run = await runCodex({ prompt: 'say hello', baseUrl: `${companion.url}/v1` });
+    run.cleanup();
+    expect(run.tokensUsed).toBeGreaterThan(0);
+    await companion.idle();
+    codexId = (await companion.store.list({ kind: 'model', limit: 1 })).items[0].id; // ids sort by time: the seeded ones are older
+    expect(records.map((r) => r.id)).not.toContain(codexId);
+    stored = (await companion.store.list({ limit: 1 })).stored!;
+    expect(stored).toBeGreaterThan(EXCHANGES);
     browser = await launchWithExtension();
     (await pairExtension(browser, companion.port, companion.token())).close();
     panel = await browser.open('devtools-panel.html');
@@ -56,6 +75,7 @@ describe('the panel at every dock size, over a history larger than it loads', ()
   afterAll(async () => {
     await browser?.close();
     await companion?.dispose();
+    await upstream?.close();
   });
 
   /** Per row, in one read (the virtual list re-renders as the size settles): each figure's text and right edge, or null when the row lacks it. */
@@ -87,7 +107,7 @@ describe('the panel at every dock size, over a history larger than it loads', ()
 
   it('counts the whole stored history in the status line, not the rows it loaded', async () => {
     await expect.poll(() => panel.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('connected');
-    await expect.poll(() => panel.getByTestId('row-count').textContent(), { timeout: 10_000 }).toBe(`${EXCHANGES} of ${EXCHANGES} stored`);
+    await expect.poll(() => panel.getByTestId('row-count').textContent(), { timeout: 10_000 }).toBe(`${stored} of ${stored} stored`);
   });
 
   for (const width of WIDTHS) {
@@ -95,6 +115,8 @@ describe('the panel at every dock size, over a history larger than it loads', ()
       await panel.setViewportSize({ width, height: HEIGHT });
       await expect.poll(() => panel.getByTestId('exchange-row').count()).toBeGreaterThan(0);
       await expectFiguresInside(width);
+      // The real Codex turn is the newest row, with the rest of the history below it.
+      expect(await panel.getByTestId('exchange-row').first().getAttribute('data-id')).toBe(codexId);
       await browser.screenshot(panel, `panel-${width}x${HEIGHT}-list`);
 
       await panel.getByTestId('exchange-row').first().click();
@@ -115,11 +137,11 @@ describe('the panel at every dock size, over a history larger than it loads', ()
     await panel.setViewportSize({ width: 800, height: HEIGHT });
     expect(await panel.locator(`[data-id="${toolCallId}"]`).count()).toBe(0);
     await panel.getByTestId('search').fill('exec_command');
-    await expect.poll(() => panel.getByTestId('row-count').textContent(), { timeout: 10_000 }).toBe(`1 of ${EXCHANGES} stored`);
+    await expect.poll(() => panel.getByTestId('row-count').textContent(), { timeout: 10_000 }).toBe(`1 of ${stored} stored`);
     expect(await panel.getByTestId('exchange-row').getAttribute('data-id')).toBe(toolCallId);
     await browser.screenshot(panel, 'panel-search-history');
     await panel.getByTestId('search').fill('');
-    await expect.poll(() => panel.getByTestId('row-count').textContent(), { timeout: 10_000 }).toBe(`${EXCHANGES} of ${EXCHANGES} stored`);
+    await expect.poll(() => panel.getByTestId('row-count').textContent(), { timeout: 10_000 }).toBe(`${stored} of ${stored} stored`);
   });
 
   it('sorts by cost on the companion: the costliest first, though it was never loaded', async () => {
@@ -133,7 +155,7 @@ describe('the panel at every dock size, over a history larger than it loads', ()
   });
 
   it('pages the sorted answer in from the companion as the list scrolls', async () => {
-    // The first page is 200 of 240: the list ends with a way to more, until it has them all.
+    // The first page is 200 of the stored: the list ends with a way to more, until it has them all.
     const list = panel.getByTestId('exchange-list');
     await expect.poll(() => list.locator('.foot').textContent()).toContain('Load older');
     // Each scroll to the bottom asks for the next page once the last one has arrived.
@@ -147,7 +169,7 @@ describe('the panel at every dock size, over a history larger than it loads', ()
       )
       .toContain('Start of the stored history.');
     const spacer = await list.locator('.spacer').evaluate((el) => el.getBoundingClientRect().height);
-    expect(spacer).toBe(EXCHANGES * 21);
+    expect(spacer).toBe(stored * 21);
   });
 
   it('stacks the Sessions view on a narrow dock and keeps it side by side on a wide one', async () => {
