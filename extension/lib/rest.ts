@@ -14,7 +14,7 @@ import {
   ProfilesResponseSchema,
   RateLimitsResponseSchema,
   SessionPageSchema,
-  SessionsResponseSchema,
+  SessionReportSchema,
   TopExchangesResponseSchema,
   StatusResponseSchema,
   UsageResponseSchema,
@@ -26,7 +26,7 @@ import {
   type ProfilesResponse,
   type RateLimits,
   type SessionPage,
-  type SessionsResponse,
+  type SessionReport,
   type TopExchangesResponse,
   type StatusResponse,
   type UsageResponse,
@@ -54,7 +54,8 @@ export interface CompanionApi {
   clearExchanges(): Promise<{ deleted: number }>;
   /** The exchanges a list query selects, as a file (HAR, JSONL, or one session's HTML page). */
   exportFile(format: ExportFormat, query?: ExchangeQuery): Promise<{ name: string; blob: Blob }>;
-  sessions(): Promise<SessionsResponse>;
+  /** One session's thread tree, turns, totals and cache report. */
+  sessionReport(id: string): Promise<SessionReport>;
   /** The paged, searchable session list (title, working directory, cost, misses). */
   sessionList(query: SessionListQuery): Promise<SessionPage>;
   /** The costliest exchanges, or the cache misses by what they cost. */
@@ -144,7 +145,7 @@ export function createCompanionApi(endpoint: () => Endpoint, fetchImpl?: typeof 
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `codex-devtools-export.${format}`;
       return { name, blob: await res.blob() };
     },
-    sessions: () => call('GET', '/sessions', SessionsResponseSchema),
+    sessionReport: (id) => call('GET', `/sessions/${encodeURIComponent(id)}/report`, SessionReportSchema),
     sessionList: (q) => call('GET', `/sessions${queryString({ limit: 50, ...q })}`, SessionPageSchema),
     report: (kind, q = {}) => call('GET', `/reports/${kind}${queryString(q)}`, TopExchangesResponseSchema),
     deleteSession: (id) => call('DELETE', `/sessions/${encodeURIComponent(id)}`, DeletedSchema),

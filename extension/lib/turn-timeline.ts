@@ -19,16 +19,20 @@ export interface TurnBar {
 
 export interface TurnTimeline {
   bars: TurnBar[];
-  maxCostUsd: number;
+  /** Null when no turn is priced: the scale is unknown, not $0. */
+  maxCostUsd: number | null;
   maxTokens: number;
 }
+
+const MAX_STEP = 24;
 
 /** `band` is the height of each of the two rows (cost, tokens); bars fill `width` with a 1 px gap. */
 export function turnTimeline(turns: readonly TurnUsage[], width: number, band: number): TurnTimeline {
   const known = turns.filter((t) => t.costStatus !== 'unknown');
-  const maxCostUsd = Math.max(0, ...known.map((t) => t.costUsd));
+  const maxCostUsd = known.length ? Math.max(0, ...known.map((t) => t.costUsd)) : null;
   const maxTokens = Math.max(0, ...turns.map((t) => t.codexTokensUsed));
-  const step = turns.length ? width / turns.length : 0;
+  // A few turns stay bars, not slabs across the whole width.
+  const step = turns.length ? Math.min(width / turns.length, MAX_STEP) : 0;
   const scale = (v: number, max: number) => (max > 0 ? Math.max(v > 0 ? 1 : 0, (v / max) * band) : 0);
   return {
     maxCostUsd,
@@ -38,7 +42,7 @@ export function turnTimeline(turns: readonly TurnUsage[], width: number, band: n
       width: Math.max(1, step - 1),
       costKnown: turn.costStatus !== 'unknown',
       costPartial: turn.costStatus === 'partial',
-      costHeight: turn.costStatus === 'unknown' ? 0 : scale(turn.costUsd, maxCostUsd),
+      costHeight: turn.costStatus === 'unknown' ? 0 : scale(turn.costUsd, maxCostUsd ?? 0),
       tokenHeight: scale(turn.codexTokensUsed, maxTokens),
       turn,
     })),

@@ -45,7 +45,7 @@ describe('the REST client against a running companion', () => {
   });
 
   it('does not call the companion without a token', async () => {
-    await expect(api(null).sessions()).rejects.toMatchObject({ type: 'unpaired' });
+    await expect(api(null).sessionList({})).rejects.toMatchObject({ type: 'unpaired' });
   });
 
   it('pauses and resumes capture, and switches profile', async () => {

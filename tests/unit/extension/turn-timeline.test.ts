@@ -17,10 +17,13 @@ const turn = (i: number, costUsd: number, tokens: number, costStatus: 'priced' |
 
 describe("a session's per-turn timeline", () => {
   it('scales each turn’s cost and tokens to the session’s largest, oldest first', () => {
-    const c = turnTimeline([turn(0, 0.5, 1000), turn(1, 2, 4000), turn(2, 1, 500)], 300, 40);
+    const c = turnTimeline([turn(0, 0.5, 1000), turn(1, 2, 4000), turn(2, 1, 500)], 60, 40);
     expect(c.maxCostUsd).toBe(2);
     expect(c.maxTokens).toBe(4000);
-    expect(c.bars.map((b) => b.x)).toEqual([0, 100, 200]);
+    expect(c.bars.map((b) => b.x)).toEqual([0, 20, 40]);
+    // A few turns in a wide chart stay narrow bars.
+    expect(turnTimeline([turn(0, 1, 1), turn(1, 1, 1)], 600, 40).bars.map((b) => b.x)).toEqual([0, 24]);
+    expect(turnTimeline([turn(0, 0, 10, 'unknown')], 600, 40).maxCostUsd).toBeNull();
     expect(c.bars.map((b) => b.costHeight)).toEqual([10, 40, 20]);
     expect(c.bars.map((b) => b.tokenHeight)).toEqual([10, 40, 5]);
   });
