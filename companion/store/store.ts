@@ -378,6 +378,11 @@ export class Store {
       .map((r) => r.id);
   }
 
+  /** Whether an exchange carrying model response `responseId` is stored (captured or imported). */
+  hasResponse(responseId: string): boolean {
+    return this.stmt<{ one: number }>('SELECT 1 AS one FROM exchanges WHERE response_id = ? LIMIT 1').get(responseId) !== undefined;
+  }
+
   /** Stored summaries, oldest first (by id), in pages of `limit` after `after`. */
   summariesPage(after: string | null, limit = 1000): ExchangeSummary[] {
     return this.stmt<{ summary: string }>(

@@ -80,18 +80,16 @@ export function parseJsonl(text: string): { records: ExchangeRecord[]; malformed
 }
 
 export class Importer {
-  private readonly knownResponses = new Set<string>();
   private unannounced: string[] = [];
   private announced = false;
 
-  constructor(private readonly ctx: ImportContext) {
-    for (const s of ctx.store.summaries()) if (s.responseId) this.knownResponses.add(s.responseId);
-  }
+  constructor(private readonly ctx: ImportContext) {}
 
   private isKnown(r: ExchangeRecord): boolean {
     if (this.ctx.store.summary(r.id)) return true;
     if (!r.responseId) return false;
-    if (this.knownResponses.has(r.responseId)) return true;
+    // One index lookup: a history of months is never read to know what it holds.
+    if (this.ctx.store.hasResponse(r.responseId)) return true;
     for (const id of this.ctx.inflightResponseIds?.() ?? []) if (id === r.responseId) return true;
     return false;
   }
@@ -112,7 +110,6 @@ export class Importer {
         continue;
       }
       await this.ctx.store.append(r);
-      if (r.responseId) this.knownResponses.add(r.responseId);
       report.added++;
       added.push(r);
       if (r.rateLimits && r.rateLimits.observedAt >= (report.rateLimits?.observedAt ?? -Infinity)) report.rateLimits = r.rateLimits;

@@ -47,6 +47,7 @@ export function columnsOf(s: ExchangeSummary): Row {
     last_at: s.endedAt ?? s.startedAt,
     bucket: bucketOf(s.startedAt),
     search_text: summaryText(s),
+    response_id: s.responseId,
   };
   for (const k of Object.keys(SORT_COLUMNS) as SortKey[]) if (k !== 'time') row[SORT_COLUMNS[k]] = sortValue(s, k);
   const m = measuresOf(s);

@@ -14,7 +14,7 @@
 import type Database from 'better-sqlite3';
 import { MEASURE_NAMES } from './measures';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const sum = (sign: '+' | '-', row: 'NEW' | 'OLD') => MEASURE_NAMES.map((m) => `${m} = ${m} ${sign} ${row}.m_${m}`).join(', ');
 const measureCols = (type: string) => MEASURE_NAMES.map((m) => `${m} ${type} NOT NULL DEFAULT 0`).join(',\n  ');
@@ -230,6 +230,17 @@ UPDATE items SET text = NULL WHERE text IS NOT NULL;
     sql: `
 ALTER TABLE exchanges ADD COLUMN analysis_version INTEGER;
 ALTER TABLE exchanges ADD COLUMN prices_version TEXT;
+`,
+  },
+  {
+    // The model response each exchange carries: an import asks whether a response is known (one
+    // index lookup) instead of reading every summary at each run, which --watch-codex-home makes
+    // after every turn Codex writes.
+    name: 'response ids',
+    sql: `
+ALTER TABLE exchanges ADD COLUMN response_id TEXT;
+UPDATE exchanges SET response_id = (SELECT json_extract(b.summary, '$.responseId') FROM bodies b WHERE b.rowid = exchanges.rowid);
+CREATE INDEX exchanges_response ON exchanges (response_id) WHERE response_id IS NOT NULL;
 `,
   },
 ];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rollupUsage } from '../../../companion/analysis';
 import { createLogger } from '../../../companion/lib/log';
 import { ExchangeRecordSchema } from '../../../companion/protocol/exchange';
@@ -136,7 +136,10 @@ describe('importing Codex rollouts', () => {
     const ctx = ctxOf(s);
     const first = await importHistory(ctx, { codexHomes: [fixture('subagent-v1'), fixture('legacy-fork')] });
     const bytes = s.bytes();
+    // Known responses are looked up one by one, never by reading the whole history.
+    const readAll = vi.spyOn(s, 'summaries');
     const again = await importHistory(ctx, { codexHomes: [fixture('subagent-v1'), fixture('legacy-fork')] });
+    expect(readAll).not.toHaveBeenCalled();
     expect(first.added).toBe(7);
     expect(again).toMatchObject({ added: 0, duplicates: 7 });
     expect(s.bytes()).toBe(bytes);

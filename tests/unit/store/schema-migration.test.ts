@@ -46,4 +46,33 @@ describe('the store schema brought forward from version 1', () => {
     expect(db.prepare('SELECT count(*) AS n FROM item_texts').get()).toEqual({ n: 1 });
     expect(db.prepare("INSERT INTO item_fts (item_fts) VALUES ('integrity-check')").run().changes).toBeGreaterThanOrEqual(0);
   });
+
+  it("fills each stored exchange's response id from its summary, for the import's one-lookup check", () => {
+    const home = homes();
+    const db = database(home);
+    migrate(db, home, 3);
+    // A row of version 3 with every required column at a neutral value (the triggers need them).
+    const cols = db.prepare('PRAGMA table_info(exchanges)').all() as { name: string; notnull: number; dflt_value: unknown; type: string }[];
+    const insert = (rowid: number, id: string, responseId: string | null) => {
+      const row: Record<string, string | number> = { rowid, id };
+      for (const c of cols)
+        if (c.notnull && c.dflt_value === null && !(c.name in row)) row[c.name] = c.type.toUpperCase().includes('TEXT') ? '' : 0;
+      const names = Object.keys(row);
+      db.prepare(`INSERT INTO exchanges (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(
+        ...names.map((n) => row[n]),
+      );
+      db.prepare('INSERT INTO bodies (rowid, summary) VALUES (?, ?)').run(rowid, JSON.stringify({ id, responseId }));
+    };
+    insert(1, 'x-1', 'resp_abc');
+    insert(2, 'x-2', null);
+    migrate(db, home);
+    expect(db.prepare('SELECT id, response_id FROM exchanges ORDER BY rowid').all()).toEqual([
+      { id: 'x-1', response_id: 'resp_abc' },
+      { id: 'x-2', response_id: null },
+    ]);
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT 1 FROM exchanges WHERE response_id = ?').all('resp_abc') as { detail: string }[])
+      .map((r) => r.detail)
+      .join(' ');
+    expect(plan).toContain('exchanges_response');
+  });
 });
