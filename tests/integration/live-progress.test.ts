@@ -96,6 +96,9 @@ describe('live progress of reasoning and tool calls', () => {
     const started = await panel.waitFor('exchange/started');
     panel.send({ type: 'exchange/subscribe', id: started.exchange.id });
     await panel.waitFor('exchange/progress', (m) => (m.items ?? []).some((i) => i.truncated === true));
+    // Every delta is counted, the capped text included, once the worker has read them all (the
+    // upstream holds the end): a loaded machine can send the truncation before the last deltas.
+    await panel.waitFor('exchange/progress', (m) => m.outputChars === THOUGHT.length + args.length);
     expect(itemText(panel, 1)).toBe(args.slice(0, LIVE_ITEM_CHARS));
     for (const m of panel.messages)
       if (m.type === 'exchange/progress')
