@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../../companion/protocol';
 import { curlCommand, shellQuote } from '../../../../companion/store/export/curl';
 import { loadFixture, recordFrom } from '../../../support/records';
+import { fakeKey } from '../../../support/keys';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'curl-quote-'));
 const MARK = path.join(dir, 'pwned');
@@ -35,10 +36,10 @@ beforeAll(async () => {
   fx.request!.body.input.at(-1).content[0].text = HOSTILE;
   fx.request!.headers = {
     ...fx.request!.headers,
-    authorization: 'Bearer sk-test-secret-0123456789abcdef',
+    authorization: `Bearer ${fakeKey('test-secret-0123456789abcdef')}`,
     cookie: 'session=abc123',
     'chatgpt-account-id': 'acct-0123456789',
-    'x-api-key': 'sk-other-0123456789',
+    'x-api-key': fakeKey('other-0123456789'),
     'x-custom': `it's "quoted"`,
   };
   const captured = await recordFrom(fx, { id: 'curl-1' });
