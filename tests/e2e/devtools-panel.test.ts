@@ -16,7 +16,8 @@ import { recordOf } from '../support/records';
 
 const FRONTEND_MODULE = 'devtools://devtools/bundled/ui/legacy/legacy.js';
 
-async function poll<T>(read: () => Promise<T | null>, what: string, timeoutMs = 10_000): Promise<T> {
+// A DevTools front-end boots slowly on a loaded 2-core machine: wait generously for the condition.
+async function poll<T>(read: () => Promise<T | null>, what: string, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown = null;
   while (Date.now() < end) {
@@ -98,5 +99,5 @@ describe('the Codex panel inside Chromium DevTools', () => {
     const shot = await frontend!.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     fs.writeFileSync(path.join(SCREENSHOT_DIR, 'devtools-codex-panel.png'), Buffer.from(shot.data, 'base64'));
-  });
+  }, 90_000);
 });
