@@ -9,7 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRun, type CaptureRun } from '../support/capture-run';
-import { chromiumPath } from '../support/browser';
+import { chromiumPath, launchWithExtension } from '../support/browser';
+import { pairExtension } from '../support/extension-pages';
+import { recordOf } from '../support/records';
 import { cli } from '../support/cli';
 import { tempHome } from '../support/companion';
 
@@ -47,7 +49,8 @@ describe('the HTML export of a session', () => {
     expect(html).not.toContain('<img');
   });
 
-  it('opens offline in Chromium: the prompt shows as text, no request, no script from content, no console error', async () => {
+  /** Opens an exported page from disk and checks it renders the session as text and nothing else. */
+  async function expectSafeOffline(htmlFile: string): Promise<void> {
     const page = await browser.newPage();
     const requests: string[] = [];
     const problems: string[] = [];
@@ -58,7 +61,7 @@ describe('the HTML export of a session', () => {
       problems.push(`dialog: ${d.message()}`);
       void d.dismiss();
     });
-    const url = pathToFileURL(file).href;
+    const url = pathToFileURL(htmlFile).href;
     await page.goto(url);
     await page.locator('section.exchange').first().waitFor();
     expect(await page.locator('pre', { hasText: HOSTILE }).count()).toBeGreaterThan(0);
@@ -68,5 +71,40 @@ describe('the HTML export of a session', () => {
     expect(requests).toEqual([url]);
     expect(problems).toEqual([]);
     await page.close();
+  }
+
+  it('opens offline in Chromium: the prompt shows as text, no request, no script from content, no console error', async () => {
+    await expectSafeOffline(file);
   });
+
+  it("the panel's Export menu saves the chosen session as the same safe page", async () => {
+    // A newer session beside it, so an export that ignored the choice would get the wrong one.
+    await run.companion.store.append(await recordOf('a-plain-text-1.json', { id: '0panelexport1', startedAt: Date.now() }));
+    const ext = await launchWithExtension();
+    try {
+      (await pairExtension(ext, run.companion.port, run.companion.token())).close();
+      const panel = await ext.open('devtools-panel.html');
+      await expect.poll(() => panel.getByTestId('status').textContent(), { timeout: 20_000 }).toContain('connected');
+      // HTML is one session's page: it stays disabled until a session is chosen.
+      await panel.getByTestId('export').click();
+      expect(await panel.locator('[data-testid="export-menu"] [data-format="html"]').isDisabled()).toBe(true);
+      await panel.getByTestId('export').click();
+      await panel.getByTestId('filter-session').click();
+      await panel.getByTestId('session-option').filter({ hasText: HOSTILE }).click();
+      await panel.getByTestId('export').click();
+      const [download] = await Promise.all([
+        panel.waitForEvent('download'),
+        panel.locator('[data-testid="export-menu"] [data-format="html"]').click(),
+      ]);
+      const saved = path.join(out, 'from-panel.html');
+      await download.saveAs(saved);
+      expect(download.suggestedFilename()).toMatch(/\.html$/);
+      const html = fs.readFileSync(saved, 'utf8');
+      expect(html).not.toContain(HOSTILE);
+      expect(html).toContain(run.summaries[0].sessionId!);
+      await expectSafeOffline(saved);
+    } finally {
+      await ext.close();
+    }
+  }, 90_000);
 });
