@@ -6,6 +6,7 @@
  * to a loopback endpoint beside one that does not, interleaved.
  * `BENCH_CLI=/path/to/cli.mjs` benchmarks another build (e.g. an older commit).
  * `BENCH_GROWTH_TO=10000` sets how far the memory-growth run goes (default 4,000 exchanges).
+ * `BENCH_ONLY=memory` stops after the memory figures (they do not depend on machine load).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -259,6 +260,10 @@ console.log(
   `  after ${GROWTH_TO.toLocaleString('en')} typical      ${mb(rssN)}   growth ${((rssN - rss1k) / (GROWTH_TO - 1000) / 1024).toFixed(2)} KB per exchange`,
 );
 console.log(`  + ten 25 MB answers and ten 30 MB requests   ${mb(rssBig)}\n`);
+if (process.env.BENCH_ONLY === 'memory') {
+  await up.close();
+  process.exit(socketErrors ? 1 : 0);
+}
 
 const c = await startCompanion(up.baseUrl);
 const straight: [Target, Target] = [
