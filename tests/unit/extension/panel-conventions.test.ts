@@ -137,6 +137,23 @@ describe('the panel, as DevTools panels work', () => {
     expect(w.findAll('[data-testid="exchange-row"]').map((r) => r.attributes('data-id'))).toEqual([c.id]);
   });
 
+  it('offers no older page once cleared: what a cleared view hides is what is older', async () => {
+    const [a, b] = [fakeSummary(), fakeSummary()];
+    const w = await panel([b, a]);
+    useExchangesStore().hasOlder = true;
+    await flushPromises();
+    const loadOlder = () => w.findAll('.foot button').filter((x) => x.text() === 'Load older');
+    expect(loadOlder()).toHaveLength(1);
+    const asked = requests.length;
+    await w.get('[data-testid="clear"]').trigger('click');
+    useExchangesStore().applySummary(fakeSummary({ startedAt: b.startedAt + 1000 }));
+    await flushPromises();
+    expect(w.findAll('[data-testid="exchange-row"]')).toHaveLength(1);
+    // Neither offered nor fetched on reaching the end of the one row.
+    expect(w.get('.foot').text()).toBe('');
+    expect(requests.slice(asked).filter((r) => r.url.includes('/api/exchanges'))).toEqual([]);
+  });
+
   it('deletes the stored history only when "Delete history…" is confirmed by a second click', async () => {
     const w = await panel([fakeSummary()]);
     const del = w.get('[data-testid="delete-history"]');
