@@ -15,6 +15,13 @@ import type { Store } from '../store/store';
 
 /** Threads whose latest exchange is kept for the next one's analysis. */
 const KEEP_THREADS = 16;
+/**
+ * A latest exchange whose request was larger than this as sent is not kept: the next exchange
+ * reads it back from the store, which holds each input item once. Keeping a long session's
+ * megabytes here would hold them a second time for the whole session (16 threads of 30 MB bodies
+ * would be half a gigabyte); compressed bodies decode to several times this, hence the margin.
+ */
+export const KEEP_MAX_REQUEST_BYTES = 256 * 1024;
 
 /**
  * What the analysis reads of a record: everything but the raw event log and non-streamed body,
@@ -112,7 +119,7 @@ export class AnalysisEngine {
     const out = await this.analyse(lite, false);
     if (record.threadId) {
       this.latest.delete(record.threadId); // re-insert: Map order is the eviction order
-      this.latest.set(record.threadId, out ? { ...lite, ...out.patch } : lite);
+      if (record.request.bodyBytes <= KEEP_MAX_REQUEST_BYTES) this.latest.set(record.threadId, out ? { ...lite, ...out.patch } : lite);
       if (this.latest.size > KEEP_THREADS) this.latest.delete(this.latest.keys().next().value as string);
     }
     return out;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../companion/lib/log';
+import { AnalysisEngine, KEEP_MAX_REQUEST_BYTES, type StoreReads } from '../../../companion/pipeline/analysis';
+import type { ExchangeRecord } from '../../../companion/protocol/exchange';
+import { summaryOf } from '../../../companion/store/codec';
+import { tempHomes } from '../../support/companion';
+import { runRecords } from '../../support/records';
+
+const homes = tempHomes('codex-devtools-analysis-engine-');
+
+/** Store reads over the records given, counting the full records read back. */
+function reads(records: ExchangeRecord[]): StoreReads & { fullReads: string[] } {
+  const fullReads: string[] = [];
+  return {
+    fullReads,
+    threadSummaries: async (threadId, until) =>
+      records
+        .filter((r) => r.threadId === threadId && r.startedAt < until)
+        .sort((a, b) => b.startedAt - a.startedAt)
+        .map((r) => summaryOf(r)),
+    record: async (id) => {
+      fullReads.push(id);
+      return records.find((r) => r.id === id) ?? null;
+    },
+  };
+}
+
+/** The second step of a two-step Codex run, analysed after the first as live capture does. */
+async function analyseSecond(firstRequestBytes: number) {
+  const [first, second] = await runRecords('b-tool-call', ['b-tool-call-1.json', 'b-tool-call-2.json']);
+  expect(first.threadId).not.toBeNull();
+  expect(second.threadId).toBe(first.threadId);
+  const stored = [{ ...first, request: { ...first.request, bodyBytes: firstRequestBytes } }, second];
+  const store = reads(stored);
+  const engine = new AnalysisEngine(store, createLogger('silent'), homes());
+  await engine.run(stored[0]);
+  const out = await engine.run(second);
+  return { out, fullReads: store.fullReads, firstId: first.id };
+}
+
+describe('the analysis engine keeps the latest exchange of a thread only when it is small', () => {
+  it('analyses the next exchange against the kept one without reading the store', async () => {
+    const { out, fullReads, firstId } = await analyseSecond(KEEP_MAX_REQUEST_BYTES);
+    expect(out?.analysis.cache.previousId).toBe(firstId);
+    expect(out?.analysis.diff).not.toBeNull();
+    expect(fullReads).toEqual([]);
+  });
+
+  it('reads a large previous request back from the store, with the same analysis as when it was kept', async () => {
+    const kept = await analyseSecond(KEEP_MAX_REQUEST_BYTES);
+    const large = await analyseSecond(KEEP_MAX_REQUEST_BYTES + 1);
+    expect(large.fullReads).toEqual([large.firstId]);
+    expect(large.out?.analysis).toEqual(kept.out?.analysis);
+  });
+});
