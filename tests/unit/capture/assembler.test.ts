@@ -34,7 +34,7 @@ describe('response assembly of captured Codex 0.169 streams', () => {
 
   it('streams the same items the terminal event then confirms', () => {
     const events = loadFixture('c-reasoning-2').response_sent_by_fake_upstream.sse_events!;
-    const terminal = events.at(-1) as { response: { output: unknown[] } };
+    const terminal = events.at(-1) as unknown as { response: { output: unknown[] } };
     const a = assemble(events.slice(0, -1));
     expect(a.terminal).toBeNull();
     expect(a.output()).toEqual(terminal.response.output);

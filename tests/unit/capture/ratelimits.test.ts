@@ -19,7 +19,7 @@ const limits = (parts: Partial<RateLimits>): RateLimits => ({
   ...parts,
 });
 
-const API_NONE = {
+const API_NONE: NonNullable<RateLimits['api']> = {
   limitRequests: null,
   remainingRequests: null,
   resetRequests: null,

@@ -14,7 +14,7 @@ const NONE = {
 describe('usage of a response', () => {
   it('reads the usage of a captured Codex 0.169 response', () => {
     const events = loadFixture('d-ratelimit-headers-ok-1').response_sent_by_fake_upstream.sse_events ?? [];
-    const done = events.find((e) => e.type === 'response.completed') as { response: { usage: unknown } };
+    const done = events.find((e) => e.type === 'response.completed') as unknown as { response: { usage: unknown } };
     expect(parseUsage(done.response.usage)).toEqual({
       inputTokens: 5000,
       cachedTokens: 4096,
