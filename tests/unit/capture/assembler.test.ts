@@ -267,6 +267,14 @@ describe('response assembly, deltas', () => {
     expect(a.output()).toEqual([msg('m', [])]);
   });
 
+  it('applies a delta that names no item to none, not even to an item without an id', () => {
+    const a = assemble([
+      added(0, { id: null, type: 'function_call', arguments: '' }),
+      { type: 'response.function_call_arguments.delta', delta: 'lost' },
+    ]);
+    expect(a.output()).toEqual([{ id: null, type: 'function_call', arguments: '' }]);
+  });
+
   it('goes by output_index over item_id when an event has both', () => {
     const a = assemble([
       added(0, msg('a', [])),
