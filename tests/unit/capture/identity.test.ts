@@ -207,6 +207,9 @@ describe('request identity, where each field comes from', () => {
     expect(w('a1')).toBeNull();
     expect(w('-1')).toBeNull();
     expect(w(true)).toBeNull();
+    // A list would pass for its digits if it were read as text.
+    expect(w([7])).toBeNull();
+    expect(w(['12'])).toBeNull();
     expect(w(null)).toBeNull();
     // JSON's 1e999 parses to Infinity, which is no window number.
     expect(extractIdentity(headers({ 'x-codex-turn-metadata': '{"window_number":1e999}' }), undefined, true).windowNumber).toBeNull();
