@@ -98,6 +98,14 @@ describe('SSE decoding for capture', () => {
     expect(events[1]).toEqual({ event: undefined, data: '{"type":"response.outp', unterminated: true });
   });
 
+  it('marks an event whose last line ended but whose blank line never came as unterminated', () => {
+    const { events } = decode([bytes('data: a\n\ndata: b\n')]);
+    expect(events).toEqual([
+      { event: undefined, data: 'a', unterminated: false },
+      { event: undefined, data: 'b', unterminated: true },
+    ]);
+  });
+
   it('reports an unknown field without losing the events around it', () => {
     const { events, errors } = decode([bytes('data: a\n\nbogus: 1\ndata: b\n\n')]);
     expect(events.map((e) => e.data)).toEqual(['a', 'b']);
