@@ -98,6 +98,14 @@ describe('SSE decoding for capture', () => {
     expect(events[1]).toEqual({ event: undefined, data: '{"type":"response.outp', unterminated: true });
   });
 
+  it('marks an event whose last line ended but whose blank line never came as unterminated', () => {
+    const { events } = decode([bytes('data: a\n\ndata: b\n')]);
+    expect(events).toEqual([
+      { event: undefined, data: 'a', unterminated: false },
+      { event: undefined, data: 'b', unterminated: true },
+    ]);
+  });
+
   it('reports an unknown field without losing the events around it', () => {
     const { events, errors } = decode([bytes('data: a\n\nbogus: 1\ndata: b\n\n')]);
     expect(events.map((e) => e.data)).toEqual(['a', 'b']);
@@ -108,5 +116,25 @@ describe('SSE decoding for capture', () => {
     const { events, errors } = decode([bytes('data: ok\n\n'), bytes('data: ' + 'x'.repeat(2000)), bytes('\n\ndata: later\n\n')], 1000);
     expect(events.map((e) => e.data)).toEqual(['ok']);
     expect(errors[0]).toMatch(/max buffer size/);
+  });
+
+  it('passes the parser message on for an invalid retry field and keeps decoding', () => {
+    const { events, errors } = decode([bytes('retry: soon\ndata: a\n\n')]);
+    expect(events).toEqual([{ event: undefined, data: 'a', unterminated: false }]);
+    expect(errors).toEqual(['Invalid `retry` value: "soon"']);
+  });
+
+  it('ends a character cut off by the end of the stream as U+FFFD in the last event', () => {
+    const euro = bytes('€');
+    const { events } = decode([bytes('data: 1\n\ndata: a'), euro.subarray(0, 2)]);
+    expect(events).toEqual([
+      { event: undefined, data: '1', unterminated: false },
+      { event: undefined, data: 'a\ufffd', unterminated: true },
+    ]);
+  });
+
+  it('decodes nothing from an empty stream', () => {
+    expect(decode([])).toEqual({ events: [], errors: [] });
+    expect(decode([new Uint8Array(0), new Uint8Array(0)])).toEqual({ events: [], errors: [] });
   });
 });
