@@ -46,8 +46,19 @@ export const ExchangeQueryExtensionSchema = z.object({
 /** The page fields added to the 0.1.0 list answer; absent from an older companion's answer. */
 export const ExchangePageExtensionSchema = z.object({
   nextCursor: z.string().nullable().default(null),
-  /** How many exchanges match the filters, and how many are stored. */
+  /**
+   * How many exchanges match the filters, and how many are stored. With a text search the count
+   * is exact up to the companion's cap (1,000) and otherwise the cap itself, with `matchedCapped`.
+   */
   matched: z.number().int().nonnegative().nullable().default(null),
+  /**
+   * True: more exchanges match than the companion counted, so `matched` is a lower bound ("at
+   * least 1,000"), never to be shown as exact. Absent (false) from an older companion, which
+   * counted every match.
+   *
+   * @example `{ matched: 1000, matchedCapped: true }` reads "1,000+ of 100,000 stored".
+   */
+  matchedCapped: z.boolean().default(false),
   stored: z.number().int().nonnegative().nullable().default(null),
 });
 
