@@ -69,7 +69,12 @@ export const RollupTotalsSchema = UsageRollupSchema.extend({
 });
 export type RollupTotalsWire = z.infer<typeof RollupTotalsSchema>;
 
-/** `GET /api/sessions?limit=…` (with `limit`, `cursor` or `q`): the paged session list. */
+/**
+ * `GET /api/sessions`: the paged session list, most recently active first, 50 a page unless
+ * `limit` says otherwise; `nextCursor` goes back as `cursor`. (The form without parameters once
+ * answered every session's full report, read from every stored summary; a session's threads,
+ * turns and cache report are `GET /api/sessions/:id/report`.)
+ */
 export const SessionListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: cursor.optional(),
