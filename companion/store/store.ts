@@ -31,7 +31,7 @@ import {
   type ListQuery,
   type Sql,
 } from './sqlite/query';
-import { gatherHits, MATCH_CAP, WALK_ROWS, type TextHits } from './sqlite/search';
+import { FEW_ROWS, gatherHits, MATCH_CAP, WALK_ROWS, type TextHits } from './sqlite/search';
 import { configure, migrate } from './sqlite/schema';
 import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
 import { abortedRecord, begunSummary } from './sqlite/unfinished';
@@ -92,6 +92,8 @@ export interface StoreOptions {
   matchCap?: number;
   /** Rows a search past the cap checks for its page before gathering every match (default WALK_ROWS). */
   walkRows?: number;
+  /** Other filters leaving at most this many rows search them row by row (default FEW_ROWS). */
+  fewRows?: number;
 }
 
 /** A row of a page: its summary and its cursor. */
@@ -123,11 +125,13 @@ export class Store {
   maxBytes: number;
   private readonly matchCap: number;
   private readonly walkRows: number;
+  private readonly fewRows: number;
 
   private constructor(private readonly opts: StoreOptions) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_STORE_BYTES;
     this.matchCap = opts.matchCap ?? MATCH_CAP;
     this.walkRows = opts.walkRows ?? WALK_ROWS;
+    this.fewRows = opts.fewRows ?? FEW_ROWS;
     ensureHome(opts.home);
     const file = path.join(opts.home, DB_FILE);
     // Created owner-only before SQLite opens it: SQLite gives its WAL and shared-memory files the same mode.
@@ -435,29 +439,24 @@ export class Store {
    */
   list(q: ListQuery): ListPage {
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
-    const cap = this.matchCap;
-    const gather = (n: number) => gatherHits((sql) => this.stmt<{ rowid: number }>(sql), q.q!, n);
-    let hits = q.q ? gather(cap) : undefined;
     const order = orderOf(q);
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
     const dir = order.desc ? 'DESC' : 'ASC';
     const inOrder = `${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`}`;
     const by = `${order.column === 'e.id' ? 'p.id' : 'p.k'} ${dir}${order.column === 'e.id' ? '' : `, p.id ${dir}`}`;
-    let f: Sql;
+    const hits = q.q ? this.searchHits(q, q.q) : undefined;
     let rows: PageRow[] | null = null;
     if (q.q && hits && !hits.complete) {
       // Many hits: walk the asked order, checking each row's texts, so the page never waits for
       // every match; within a window of rows, or a search common elsewhere but rare in this
       // stretch of the order (old history, say) would check them all.
-      const probe = textProbe(q.q);
-      f = filterSql(q, probe);
-      rows = this.walkPage(q, probe, after, inOrder, by, limit + 1);
+      rows = this.walkPage(q, textProbe(q.q), after, inOrder, by, limit + 1);
       // The window ran out: the matches are gathered after all, and counted exactly.
-      if (!rows) hits = gather(Number.POSITIVE_INFINITY);
+      if (!rows) Object.assign(hits, this.searchHits(q, q.q, Number.POSITIVE_INFINITY));
     }
     if (!rows) {
-      // Few hits (or all of them): in a temporary table, read by the page and its count.
-      f = filterSql(q, q.q && hits ? textCondition(q.q, this.fillHits(hits.rowids)) : undefined);
+      // Few hits (or all of them): in a temporary table, read by the page.
+      const f = filterSql(q, q.q && hits ? textCondition(q.q, this.fillHits(hits.rowids)) : undefined);
       // Rows are chosen and sorted on the narrow table; only the page's summaries are read.
       rows = this.stmt<PageRow>(
         `SELECT b.summary, p.k, p.id FROM (
@@ -469,15 +468,41 @@ export class Store {
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const { matched, matchedCapped } = this.matchCount(q, f!, hits, cap);
+    // The hits already passed every filter: a complete set is the exact count, a cut one is past the cap.
+    const matched = hits ? (hits.complete ? hits.rowids.size : this.matchCap) : this.count(q);
     return {
       items: page.map((r) => JSON.parse(r.summary) as ExchangeSummary),
       nextBefore: more && order.column === 'e.id' && order.desc ? last.id : null,
       nextCursor: more ? encodeCursor([last.k, last.id]) : null,
       matched,
-      matchedCapped,
+      matchedCapped: hits !== undefined && !hits.complete,
       stored: this.count({}),
     };
+  }
+
+  /**
+   * The exchanges matching search `text` and the query's other filters, up to `cap` (more: a cut
+   * set). Filters that leave few rows are searched row by row (a session's 200 rows, say, are
+   * checked faster than a common fragment's 10^4 hits are read); otherwise from the text index,
+   * each hit checked against the filters.
+   */
+  private searchHits(q: ListQuery, text: string, cap = this.matchCap): TextHits {
+    const others = filterSql({ ...q, q: undefined });
+    if (others.where !== '1') {
+      const few = this.stmt<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges e WHERE ${others.where} LIMIT ?)`).get(
+        ...others.params,
+        this.fewRows + 1,
+      )!.n;
+      if (few <= this.fewRows) {
+        const probe = textProbe(text);
+        const rows = this.stmt<{ rowid: number }>(`SELECT e.rowid FROM exchanges e WHERE ${others.where} AND ${probe.where}`).all(
+          ...others.params,
+          ...probe.params,
+        );
+        return { rowids: new Set(rows.map((r) => r.rowid)), complete: true };
+      }
+    }
+    return gatherHits((sql) => this.stmt<{ rowid: number }>(sql), text, cap, others);
   }
 
   /**
@@ -502,23 +527,6 @@ export class Store {
       `SELECT count(*) AS n FROM (SELECT 1 FROM exchanges e WHERE ${others.where} AND ${after.where} LIMIT ?)`,
     ).get(...others.params, ...after.params, window + 1)!.n;
     return full > window ? null : rows;
-  }
-
-  /** How many exchanges the list's filters `f` select: exact, or past the cap with a search. */
-  private matchCount(q: ListQuery, f: Sql, hits: TextHits | undefined, cap: number): { matched: number; matchedCapped: boolean } {
-    const count = (sql: string) => this.stmt<{ n: number }>(sql).get(...f.params)!.n;
-    if (!hits) return { matched: count(`SELECT count(*) AS n FROM exchanges e WHERE ${f.where}`), matchedCapped: false };
-    // A search alone: its hits are the matches (every hit is a stored exchange).
-    const searchOnly = filterSql({ ...q, q: undefined }).where === '1';
-    if (hits.complete)
-      return {
-        matched: searchOnly ? hits.rowids.size : count(`SELECT count(*) AS n FROM exchanges e WHERE ${f.where}`),
-        matchedCapped: false,
-      };
-    if (searchOnly) return { matched: cap, matchedCapped: true };
-    // More hits than the cap, and other filters: counted by checking rows, up to one past the cap.
-    const n = count(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges e WHERE ${f.where} LIMIT ${cap + 1})`);
-    return n > cap ? { matched: cap, matchedCapped: true } : { matched: n, matchedCapped: false };
   }
 
   /** Fills the connection's temporary table with search hits; returns its name. */

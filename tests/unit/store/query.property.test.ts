@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord, ExchangeSummary } from '../../../companion/protocol/exchange';
 import { matchesQuery, sortsBefore } from '../../../companion/protocol/exchange-match';
-import { Store, type ListQuery } from '../../../companion/store/store';
+import { Store, type ListQuery, type StoreOptions } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
 import { buildRecords, exchangeSpec, Oracle, SORTS, WORDS } from '../../support/store-oracle';
@@ -19,8 +19,11 @@ beforeAll(async () => {
   template = await stepRecord(codexSession(1)[0]);
 });
 
-async function stored(records: ExchangeRecord[], matchCap?: number, walkRows?: number): Promise<{ store: Store; oracle: Oracle }> {
-  const store = Store.open({ home: homes(), log, matchCap, walkRows });
+async function stored(
+  records: ExchangeRecord[],
+  opts: Pick<StoreOptions, 'matchCap' | 'walkRows' | 'fewRows'> = {},
+): Promise<{ store: Store; oracle: Oracle }> {
+  const store = Store.open({ home: homes(), log, ...opts });
   open.push(store);
   const oracle = new Oracle();
   for (const r of records) {
@@ -107,11 +110,13 @@ describe('store queries against a brute-force scan of the same records (property
         fc.array(exchangeSpec, { minLength: 1, maxLength: 25 }),
         fc.array(query, { minLength: 1, maxLength: 8 }),
         // Small caps put searches past the cap (the page then walks the order, checking each row);
-        // small windows make the walk give up and gather every match.
+        // small windows make the walk give up and gather every match; filters leaving "few" rows
+        // are searched row by row, others from the text index.
         fc.constantFrom(1, 2, 4, 1000),
         fc.constantFrom(1, 3, 10_000),
-        async (specs, queries, cap, walkRows) => {
-          const { store, oracle } = await stored(buildRecords(template, specs), cap, walkRows);
+        fc.constantFrom(0, 5, 2000),
+        async (specs, queries, cap, walkRows, fewRows) => {
+          const { store, oracle } = await stored(buildRecords(template, specs), { matchCap: cap, walkRows, fewRows });
           for (const q of queries) {
             const want = oracle.list(q);
             expect(allPages(store, q, want.length, cap), JSON.stringify(q)).toEqual(want);

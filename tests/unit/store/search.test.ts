@@ -86,11 +86,18 @@ describe('the count of a search past the match cap', () => {
     expect(atCap.list({ q: 'tokenizer' })).toMatchObject({ matched: 3, matchedCapped: false });
   });
 
-  it('counts exactly under other filters when they leave no more than the cap', async () => {
-    const { store, records } = await session(prompts, 3);
-    const page = store.list({ q: 'tokenizer', until: records[2].startedAt });
-    expect(page).toMatchObject({ matched: 2, matchedCapped: false });
+  it('counts under other filters the rows that pass them all, up to the cap', async () => {
+    const store = Store.open({ home: homes(), log, matchCap: 3, fewRows: 0 });
+    open.push(store);
+    const { records } = await session(prompts);
+    for (const r of records) await store.append(r);
+    expect(store.list({ q: 'tokenizer', until: records[2].startedAt })).toMatchObject({ matched: 2, matchedCapped: false });
     expect(store.list({ q: 'tokenizer', since: 0 })).toMatchObject({ matched: 3, matchedCapped: true });
+  });
+
+  it('counts exactly, past the cap too, under filters that leave few rows (checked one by one)', async () => {
+    const { store, records } = await session(prompts, 3);
+    expect(store.list({ q: 'tokenizer', session: records[0].sessionId! })).toMatchObject({ matched: 5, matchedCapped: false });
   });
 
   it('gathers every match and counts them exactly when the page lies past the rows a walk checks', async () => {
