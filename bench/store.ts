@@ -6,7 +6,9 @@
  * with an empty store (each in a fresh process), and a 200-request session is measured against
  * plain JSONL after a WAL checkpoint. Prints figures and the issue's budgets; asserts nothing.
  *
- * `BENCH_EXCHANGES=20000 npm run bench:store` for a quicker run; `BENCH_KEEP=1` keeps the databases.
+ * `BENCH_EXCHANGES=20000 npm run bench:store` for a quicker run; `BENCH_KEEP=1` keeps the databases;
+ * `BENCH_HOME=<kept dir>/big` measures a kept history again without writing it (before and after a
+ * change, on the same data and in the same conditions).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +25,8 @@ import { measureStorage } from '../tests/support/storage-ratio';
 
 const log = createLogger('silent');
 const TOTAL = Number(process.env.BENCH_EXCHANGES ?? 100_000);
+/** A history kept by an earlier run (its `big` directory), measured without writing it again. */
+const REUSE = process.env.BENCH_HOME;
 const PER_SESSION = 200;
 /**
  * A vocabulary of 5,000 word-like strings (Latin syllables, and one word in ten Chinese), drawn
@@ -157,18 +161,21 @@ async function main(): Promise<void> {
   }
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-devtools-bench-store-'));
   try {
-    const home = path.join(root, 'big');
+    const home = REUSE ?? path.join(root, 'big');
     const empty = path.join(root, 'empty');
     Store.open({ home: empty, log }).close();
-    console.log(`writing ${TOTAL} exchanges…`);
-    const w0 = performance.now();
-    const writer = Store.open({ home, log, maxBytes: Number.MAX_SAFE_INTEGER });
-    await generate(writer, TOTAL);
-    writer.close();
-    const writeS = (performance.now() - w0) / 1000;
-    console.log(
-      `wrote ${TOTAL} exchanges in ${writeS.toFixed(1)} s (${Math.round(TOTAL / writeS)}/s); database ${(fs.statSync(path.join(home, 'store.db')).size / 1e6).toFixed(1)} MB`,
-    );
+    if (REUSE) console.log(`measuring the history kept in ${REUSE} (${TOTAL} exchanges assumed)`);
+    else {
+      console.log(`writing ${TOTAL} exchanges…`);
+      const w0 = performance.now();
+      const writer = Store.open({ home, log, maxBytes: Number.MAX_SAFE_INTEGER });
+      await generate(writer, TOTAL);
+      writer.close();
+      const writeS = (performance.now() - w0) / 1000;
+      console.log(
+        `wrote ${TOTAL} exchanges in ${writeS.toFixed(1)} s (${Math.round(TOTAL / writeS)}/s); database ${(fs.statSync(path.join(home, 'store.db')).size / 1e6).toFixed(1)} MB`,
+      );
+    }
 
     const o0 = performance.now();
     const store = Store.open({ home, log, maxBytes: Number.MAX_SAFE_INTEGER });
@@ -197,6 +204,10 @@ async function main(): Promise<void> {
     run('full-text search (a word fragment)', 50, () => store.list({ q: frag(), limit: 100 }));
     run('full-text search (a common word)', 50, (i) => store.list({ q: WORDS[i % 5], limit: 100 }), 20);
     run('full-text search (rare: one session tag)', 50, (i) => store.list({ q: `#${(i * 53) % sessions}`, limit: 100 }));
+    // Two characters have no trigram: the texts are scanned (until a page and the count's cap are found).
+    run('full-text search (two characters: a scan)', 50, () => store.list({ q: frag().slice(0, 2), limit: 100 }), 20);
+    run('full-text search + filter (fragment, model)', 50, (i) => store.list({ q: frag(), model: MODELS[i % 3], limit: 100 }));
+    run('full-text search, sorted by cost', 50, () => store.list({ q: frag(), sort: 'cost', limit: 100 }));
     run('sort by cost', 50, () => store.list({ sort: 'cost', limit: 100 }));
     run('sort by cached share, page 2', 50, () => {
       const first = store.list({ sort: 'cachedShare', order: 'asc', limit: 100 });

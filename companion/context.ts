@@ -3,7 +3,7 @@ import type { CaptureControl } from './capture/control';
 import type { ExchangeRecord, ExchangeSummary } from './protocol/exchange';
 import type { RateLimitState } from './store/ratelimit-state';
 import type { Logger } from './lib/log';
-import type { ExportStatus, SessionReport, SessionsResponse, UsageResponse } from './protocol/api';
+import type { ExportStatus, SessionReport, UsageResponse } from './protocol/api';
 import type { LiveHub } from './live/hub';
 import type { LiveText } from './live/live-text';
 import type { LivePreview } from './protocol/live';
@@ -22,7 +22,6 @@ export interface UsageQuery {
 /** Roll-ups computed from the store by the analysis stage. */
 export interface Reports {
   usage(q: UsageQuery): UsageResponse;
-  sessions(): SessionsResponse;
   /** One session's report (threads, turns, cache), from that session's exchanges only; null when it has none. */
   session(sessionId: string | null): SessionReport | null;
 }

@@ -1,10 +1,10 @@
 /**
- * @module Glue between the store and the analysis roll-ups for `/api/usage`, `/api/sessions` and
+ * @module Glue between the store and the analysis roll-ups for `/api/usage`, `/api/sessions/:id/report` and
  * the live feed's counters: this selects the summaries; the analysis stage does the sums.
  */
 import { buildSessionThreads, rollupUsage, sessionCacheReport, usageByThread, usageByTurn, usageReport } from './analysis';
 import type { Reports, UsageQuery } from './context';
-import type { UsageResponse, SessionReport, SessionsResponse } from './protocol/api';
+import type { UsageResponse, SessionReport } from './protocol/api';
 import type { ExchangeSummary } from './protocol/exchange';
 import type { LiveUsage } from './protocol/live';
 import type { Store } from './store/store';
@@ -76,17 +76,6 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
         byTurn: usageByTurn(items),
         timeZone,
       };
-    },
-    sessions(): SessionsResponse {
-      const bySession = new Map<string | null, ExchangeSummary[]>();
-      for (const s of store.summaries()) {
-        if (s.kind !== 'model') continue;
-        const list = bySession.get(s.sessionId);
-        if (list) list.push(s);
-        else bySession.set(s.sessionId, [s]);
-      }
-      const sessions = [...bySession].map(([sessionId, list]) => sessionReport(sessionId, list));
-      return { sessions: sessions.sort((a, b) => b.startedAt - a.startedAt) };
     },
     session(sessionId): SessionReport | null {
       // Only this session's summaries, read through the store's session filter.

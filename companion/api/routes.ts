@@ -99,18 +99,17 @@ export function buildApi(ctx: CompanionContext): Hono {
     return c.json({ deleted });
   });
 
-  // With `limit`, `cursor` or `q`: the paged session list from the store's roll-ups; without, the
-  // full per-session reports (threads, turns, cache) the panel reads today.
+  // The paged session list from the store's roll-ups, 50 a page without `limit`: a report of every
+  // session read every stored summary, which a months-long history cannot afford on one request.
+  // Each session's threads, turns and cache report come from `/sessions/:id/report`.
   api.get('/sessions', async (c) => {
-    const raw = c.req.query();
-    if (raw.limit === undefined && raw.cursor === undefined && raw.q === undefined) return c.json(await ctx.store.sessionReports());
     const q = query(c, SessionListQuerySchema);
     if (!q.ok) return q.res;
     if (q.value.cursor && !decodeCursor(q.value.cursor)) return badRequest(c, 'cursor is not one this API gave');
     return c.json(await ctx.store.sessionList(q.value));
   });
 
-  // One session's report, computed from that session's exchanges alone (the full list above reads every session).
+  // One session's report, computed from that session's exchanges alone.
   api.get('/sessions/:id/report', async (c) => {
     const report = await ctx.store.sessionReport(c.req.param('id'));
     return report ? c.json(report) : notFound(c, `session ${c.req.param('id')}`);

@@ -21,7 +21,6 @@ const OPS = {
   stats: false,
   prune: true,
   usage: false,
-  sessionReports: false,
   sessionReport: false,
   sessionList: false,
   mostExpensive: false,

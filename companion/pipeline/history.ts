@@ -42,7 +42,6 @@ export function historyOps(store: Store, home: string, log: Logger, analysis: Pi
     stats: () => ({ ...store.stats(), maxBytes: store.maxBytes }),
     prune: () => ({ deleted: store.pruneIfNeeded(), bytes: store.bytes(), maxBytes: store.maxBytes }),
     usage: (q: UsageQuery) => reports.usage(q),
-    sessionReports: () => reports.sessions(),
     sessionReport: (sessionId: string | null) => reports.session(sessionId),
     sessionList: (...a: Parameters<Store['sessions']>) => store.sessions(...a),
     mostExpensive: (...a: Parameters<Store['mostExpensive']>) => store.mostExpensive(...a),

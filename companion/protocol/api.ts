@@ -121,10 +121,6 @@ export const SessionReportSchema = z.object({
 });
 export type SessionReport = z.infer<typeof SessionReportSchema>;
 
-/** `GET /api/sessions`: newest first. */
-export const SessionsResponseSchema = z.object({ sessions: z.array(SessionReportSchema) });
-export type SessionsResponse = z.infer<typeof SessionsResponseSchema>;
-
 /** `POST /api/import`: what to read. Paths are absolute; homes are Codex homes (`CODEX_HOME`). */
 export const ImportRequestSchema = z.object({
   codexHomes: z.array(z.string().min(1).max(4096)).max(64).default([]),

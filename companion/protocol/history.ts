@@ -46,8 +46,19 @@ export const ExchangeQueryExtensionSchema = z.object({
 /** The page fields added to the 0.1.0 list answer; absent from an older companion's answer. */
 export const ExchangePageExtensionSchema = z.object({
   nextCursor: z.string().nullable().default(null),
-  /** How many exchanges match the filters, and how many are stored. */
+  /**
+   * How many exchanges match the filters, and how many are stored. With a text search the count
+   * is exact up to the companion's cap (1,000) and otherwise the cap itself, with `matchedCapped`.
+   */
   matched: z.number().int().nonnegative().nullable().default(null),
+  /**
+   * True: more exchanges match than the companion counted, so `matched` is a lower bound ("at
+   * least 1,000"), never to be shown as exact. Absent (false) from an older companion, which
+   * counted every match.
+   *
+   * @example `{ matched: 1000, matchedCapped: true }` reads "1,000+ of 100,000 stored".
+   */
+  matchedCapped: z.boolean().default(false),
   stored: z.number().int().nonnegative().nullable().default(null),
 });
 
@@ -58,7 +69,12 @@ export const RollupTotalsSchema = UsageRollupSchema.extend({
 });
 export type RollupTotalsWire = z.infer<typeof RollupTotalsSchema>;
 
-/** `GET /api/sessions?limit=…` (with `limit`, `cursor` or `q`): the paged session list. */
+/**
+ * `GET /api/sessions`: the paged session list, most recently active first, 50 a page unless
+ * `limit` says otherwise; `nextCursor` goes back as `cursor`. (The form without parameters once
+ * answered every session's full report, read from every stored summary; a session's threads,
+ * turns and cache report are `GET /api/sessions/:id/report`.)
+ */
 export const SessionListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: cursor.optional(),

@@ -19,7 +19,19 @@ import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
 import { commonPrefix, Items } from './sqlite/items';
 import { deflate, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
-import { afterSql, decodeCursor, encodeCursor, filterSql, orderOf, textMatches, type ExchangeFilter, type ListQuery } from './sqlite/query';
+import {
+  afterSql,
+  decodeCursor,
+  encodeCursor,
+  filterSql,
+  orderOf,
+  textCondition,
+  textProbe,
+  type ExchangeFilter,
+  type ListQuery,
+  type Sql,
+} from './sqlite/query';
+import { FEW_ROWS, gatherHits, MATCH_CAP, WALK_ROWS, type TextHits } from './sqlite/search';
 import { configure, migrate } from './sqlite/schema';
 import { WriteQueue, RETRY_DELAY_MS, type Write } from './sqlite/write-queue';
 import { abortedRecord, begunSummary } from './sqlite/unfinished';
@@ -44,8 +56,10 @@ export interface ListPage {
   nextBefore: string | null;
   /** Opaque cursor for the next page in the asked order; null on the last page. */
   nextCursor: string | null;
-  /** How many exchanges match the filters, and how many are stored. */
+  /** How many exchanges match the filters (with a search, at most the match cap), and how many are stored. */
   matched: number;
+  /** True when a search found more than the cap: `matched` is then the cap, a lower bound. */
+  matchedCapped: boolean;
   stored: number;
 }
 
@@ -74,7 +88,16 @@ export interface StoreOptions {
   /** Size cap in bytes past which the oldest sessions are pruned. */
   maxBytes?: number;
   retryDelayMs?: { first: number; max: number };
+  /** Search counts are exact up to this many matches (default MATCH_CAP; tests choose a small one). */
+  matchCap?: number;
+  /** Rows a search past the cap checks for its page before gathering every match (default WALK_ROWS). */
+  walkRows?: number;
+  /** Other filters leaving at most this many rows search them row by row (default FEW_ROWS). */
+  fewRows?: number;
 }
+
+/** A row of a page: its summary and its cursor. */
+type PageRow = { summary: string; k: number | string; id: string };
 
 /** Events of a streaming exchange are written at most this long after they arrived. */
 export const EVENT_FLUSH_MS = 200;
@@ -100,9 +123,15 @@ export class Store {
   private readonly reports: Reports;
   private closed = false;
   maxBytes: number;
+  private readonly matchCap: number;
+  private readonly walkRows: number;
+  private readonly fewRows: number;
 
   private constructor(private readonly opts: StoreOptions) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_STORE_BYTES;
+    this.matchCap = opts.matchCap ?? MATCH_CAP;
+    this.walkRows = opts.walkRows ?? WALK_ROWS;
+    this.fewRows = opts.fewRows ?? FEW_ROWS;
     ensureHome(opts.home);
     const file = path.join(opts.home, DB_FILE);
     // Created owner-only before SQLite opens it: SQLite gives its WAL and shared-memory files the same mode.
@@ -403,46 +432,108 @@ export class Store {
     }
   }
 
-  /** A page of summaries: filtered, searched, sorted by any key, newest (or largest) first by default. */
+  /**
+   * A page of summaries: filtered, searched, sorted by any key, newest (or largest) first by
+   * default. The count of a search is exact up to the store's match cap and otherwise that cap
+   * with `matchedCapped` (sqlite/search.ts); a page is exact either way.
+   */
   list(q: ListQuery): ListPage {
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
-    // A search is evaluated once, into a temporary table, for both the page and its count.
-    const hits = q.q ? this.textHits(q.q) : undefined;
-    const f = filterSql(q, hits);
     const order = orderOf(q);
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
     const dir = order.desc ? 'DESC' : 'ASC';
+    const inOrder = `${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`}`;
     const by = `${order.column === 'e.id' ? 'p.id' : 'p.k'} ${dir}${order.column === 'e.id' ? '' : `, p.id ${dir}`}`;
-    // Rows are chosen and sorted on the narrow table; only the page's summaries are read.
-    const rows = this.stmt<{ summary: string; k: number | string; id: string }>(
-      `SELECT b.summary, p.k, p.id FROM (
-         SELECT e.rowid AS rid, ${order.column} AS k, e.id AS id FROM exchanges e WHERE ${f.where} AND ${after.where}
-         ORDER BY ${order.column} ${dir}${order.column === 'e.id' ? '' : `, e.id ${dir}`} LIMIT ?
-       ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
-    ).all(...f.params, ...after.params, limit + 1);
+    const hits = q.q ? this.searchHits(q, q.q) : undefined;
+    let rows: PageRow[] | null = null;
+    if (q.q && hits && !hits.complete) {
+      // Many hits: walk the asked order, checking each row's texts, so the page never waits for
+      // every match; within a window of rows, or a search common elsewhere but rare in this
+      // stretch of the order (old history, say) would check them all.
+      rows = this.walkPage(q, textProbe(q.q), after, inOrder, by, limit + 1);
+      // The window ran out: the matches are gathered after all, and counted exactly.
+      if (!rows) Object.assign(hits, this.searchHits(q, q.q, Number.POSITIVE_INFINITY));
+    }
+    if (!rows) {
+      // Few hits (or all of them): in a temporary table, read by the page.
+      const f = filterSql(q, q.q && hits ? textCondition(q.q, this.fillHits(hits.rowids)) : undefined);
+      // Rows are chosen and sorted on the narrow table; only the page's summaries are read.
+      rows = this.stmt<PageRow>(
+        `SELECT b.summary, p.k, p.id FROM (
+           SELECT e.rowid AS rid, ${order.column} AS k, e.id AS id FROM exchanges e WHERE ${f.where} AND ${after.where}
+           ORDER BY ${inOrder} LIMIT ?
+         ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
+      ).all(...f.params, ...after.params, limit + 1);
+    }
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    // A search alone: its hits are the matches (every hit is a stored exchange).
-    const searchOnly = hits !== undefined && filterSql({ ...q, q: undefined }).where === '1';
-    const matched = searchOnly
-      ? this.stmt<{ n: number }>(`SELECT count(*) AS n FROM ${hits}`).get()!.n
-      : this.stmt<{ n: number }>(`SELECT count(*) AS n FROM exchanges e WHERE ${f.where}`).get(...f.params)!.n;
+    // The hits already passed every filter: a complete set is the exact count, a cut one is past the cap.
+    const matched = hits ? (hits.complete ? hits.rowids.size : this.matchCap) : this.count(q);
     return {
       items: page.map((r) => JSON.parse(r.summary) as ExchangeSummary),
       nextBefore: more && order.column === 'e.id' && order.desc ? last.id : null,
       nextCursor: more ? encodeCursor([last.k, last.id]) : null,
       matched,
+      matchedCapped: hits !== undefined && !hits.complete,
       stored: this.count({}),
     };
   }
 
-  /** Fills the connection's temporary table of search hits; returns its name. */
-  private textHits(q: string): string {
+  /**
+   * The exchanges matching search `text` and the query's other filters, up to `cap` (more: a cut
+   * set). Filters that leave few rows are searched row by row (a session's 200 rows, say, are
+   * checked faster than a common fragment's 10^4 hits are read); otherwise from the text index,
+   * each hit checked against the filters.
+   */
+  private searchHits(q: ListQuery, text: string, cap = this.matchCap): TextHits {
+    const others = filterSql({ ...q, q: undefined });
+    if (others.where !== '1') {
+      const few = this.stmt<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges e WHERE ${others.where} LIMIT ?)`).get(
+        ...others.params,
+        this.fewRows + 1,
+      )!.n;
+      if (few <= this.fewRows) {
+        const probe = textProbe(text);
+        const rows = this.stmt<{ rowid: number }>(`SELECT e.rowid FROM exchanges e WHERE ${others.where} AND ${probe.where}`).all(
+          ...others.params,
+          ...probe.params,
+        );
+        return { rowids: new Set(rows.map((r) => r.rowid)), complete: true };
+      }
+    }
+    return gatherHits((sql) => this.stmt<{ rowid: number }>(sql), text, cap, others);
+  }
+
+  /**
+   * Up to `n` rows after the cursor, in order, that pass `probe`, found by checking the rows of a
+   * window of the order (the other filters and the cursor applied); null when the window ends
+   * before `n` are found and more rows lie past it. The window is a co-routine: the check runs
+   * only on the rows pulled until the page is full.
+   */
+  private walkPage(q: ListQuery, probe: Sql, after: Sql, inOrder: string, by: string, n: number): PageRow[] | null {
+    const others = filterSql({ ...q, q: undefined });
+    const window = this.walkRows;
+    const rows = this.stmt<PageRow>(
+      `SELECT b.summary, p.k, p.id FROM (
+         SELECT w.rid, w.k, w.id FROM (
+           SELECT e.rowid AS rid, ${orderOf(q).column} AS k, e.id AS id, ${probe.where} AS hit FROM exchanges e
+           WHERE ${others.where} AND ${after.where} ORDER BY ${inOrder} LIMIT ?
+         ) w WHERE w.hit LIMIT ?
+       ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
+    ).all(...probe.params, ...others.params, ...after.params, window, n);
+    if (rows.length === n) return rows;
+    const full = this.stmt<{ n: number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM exchanges e WHERE ${others.where} AND ${after.where} LIMIT ?)`,
+    ).get(...others.params, ...after.params, window + 1)!.n;
+    return full > window ? null : rows;
+  }
+
+  /** Fills the connection's temporary table with search hits; returns its name. */
+  private fillHits(rowids: Set<number>): string {
     this.database.exec('CREATE TEMP TABLE IF NOT EXISTS hits (rowid INTEGER PRIMARY KEY)');
     this.stmt('DELETE FROM temp.hits').run();
-    const m = textMatches(q);
-    this.stmt(`INSERT OR IGNORE INTO temp.hits ${m.where}`).run(...m.params);
+    this.stmt('INSERT INTO temp.hits (rowid) SELECT value FROM json_each(?)').run(JSON.stringify([...rowids]));
     return 'temp.hits';
   }
 

@@ -14,6 +14,8 @@ export class QueryResults {
   nextCursor: string | null = null;
   /** From the store's answer; null when an older companion did not say. */
   private matched: number | null = null;
+  /** The store stopped counting a search at its cap: `matched` is a lower bound. */
+  private capped = false;
   private stored: number | null = null;
   /** Live exchanges since the answer: shown (they match) and not shown (they do not). */
   readonly shownLive = new Set<string>();
@@ -28,6 +30,7 @@ export class QueryResults {
     this.shownLive.clear();
     this.hiddenLive.clear();
     this.matched = page.matched;
+    this.capped = page.matchedCapped;
     this.stored = page.stored;
     this.append(page);
   }
@@ -49,6 +52,14 @@ export class QueryResults {
   /** How many match, the live ones that do included. */
   get matchedCount(): number | null {
     return this.matched === null ? null : this.matched + this.shownLive.size;
+  }
+
+  /**
+   * True when `matchedCount` is a lower bound: the store counted a search up to its cap (the live
+   * exchanges added to it keep it one).
+   */
+  get matchedCapped(): boolean {
+    return this.capped;
   }
 
   get storedCount(): number | null {

@@ -63,6 +63,8 @@ export const useExchangesStore = defineStore('exchanges', () => {
   });
   /** How many exchanges the list stands for (all of them, or those matching), and how many are stored. */
   const matched = computed(() => (version.value, results.value ? results.value.matchedCount : storedTotal()));
+  /** `matched` is a lower bound ("1,000+"): the store counted a search only up to its cap. */
+  const matchedCapped = computed(() => (version.value, results.value?.matchedCapped ?? false));
   const stored = computed(() => (version.value, results.value ? results.value.storedCount : storedTotal()));
   /** Live exchanges since the answer that do not match the query: counted, not shown. */
   const newHidden = computed(() => (version.value, results.value?.hiddenLive.size ?? 0));
@@ -216,6 +218,7 @@ export const useExchangesStore = defineStore('exchanges', () => {
     queryLoading,
     queryError,
     matched,
+    matchedCapped,
     stored,
     newHidden,
     newShown,

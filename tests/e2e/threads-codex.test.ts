@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRun, type CaptureRun } from '../support/capture-run';
 import { rawRequest } from '../support/http';
-import { SessionsResponseSchema, UsageResponseSchema } from '../../companion/protocol';
+import { SessionPageSchema, SessionReportSchema, UsageResponseSchema } from '../../companion/protocol';
 
 describe('threads and totals of a real Codex run with a sub-agent (multi_agent_v1)', () => {
   let r: CaptureRun;
@@ -16,9 +16,10 @@ describe('threads and totals of a real Codex run with a sub-agent (multi_agent_v
 
   it('lists the child under the parent that spawned it, with the spawn_agent call and the nickname Codex gave it', async () => {
     expect(r.run.exitCode).toBe(0);
-    const { sessions } = SessionsResponseSchema.parse(await api('/sessions'));
-    expect(sessions).toHaveLength(1);
-    const [root] = sessions[0].threads;
+    const { items } = SessionPageSchema.parse(await api('/sessions'));
+    expect(items).toHaveLength(1);
+    const report = SessionReportSchema.parse(await api(`/sessions/${encodeURIComponent(items[0].sessionId!)}/report`));
+    const [root] = report.threads;
     expect(root).toMatchObject({ role: 'main', agentName: '/root' });
     expect(root.children).toHaveLength(1);
     const child = root.children[0];

@@ -7,8 +7,8 @@ import { rawRequest } from '../support/http';
 import { openFeed } from '../support/live-client';
 import {
   ExchangeRecordSchema,
+  SessionPageSchema,
   SessionReportSchema,
-  SessionsResponseSchema,
   StatusResponseSchema,
   UsageResponseSchema,
 } from '../../companion/protocol';
@@ -113,20 +113,20 @@ describe('analysis served through the API and the live feed', () => {
     expect(usage.byThread[0].codexTokensUsed).toBe(usage.codexTokensUsed);
   });
 
-  it('lists sessions with their thread tree, totals and cache report', async () => {
-    const { sessions } = SessionsResponseSchema.parse(await api('/sessions'));
-    expect(sessions).toHaveLength(1);
-    expect(sessions[0].threads).toHaveLength(1);
-    expect(sessions[0].threads[0]).toMatchObject({ role: 'main', agentName: '/root', models: ['gpt-5-codex'] });
-    expect(sessions[0].totals.exchanges).toBe(2);
-    expect(sessions[0].cache.misses).toHaveLength(1);
-    expect(sessions[0].cache.misses[0].reasons).toContain('tools_changed');
+  it("lists sessions a page at a time, and serves a listed session's thread tree, totals and cache report", async () => {
+    const page = SessionPageSchema.parse(await api('/sessions'));
+    expect(page).toMatchObject({ matched: 1, stored: 1, nextCursor: null });
+    const id = page.items[0].sessionId!;
+    const report = SessionReportSchema.parse(await api(`/sessions/${encodeURIComponent(id)}/report`));
+    expect(report.threads).toHaveLength(1);
+    expect(report.threads[0]).toMatchObject({ role: 'main', agentName: '/root', models: ['gpt-5-codex'] });
+    expect(report.totals.exchanges).toBe(2);
+    expect(page.items[0].exchanges).toBe(2);
+    expect(report.cache.misses).toHaveLength(1);
+    expect(report.cache.misses[0].reasons).toContain('tools_changed');
   });
 
-  it("serves one session's report, equal to its entry in the full list, and 404 for a session it has not seen", async () => {
-    const { sessions } = SessionsResponseSchema.parse(await api('/sessions'));
-    const id = sessions[0].sessionId!;
-    expect(SessionReportSchema.parse(await api(`/sessions/${encodeURIComponent(id)}/report`))).toEqual(sessions[0]);
+  it('answers 404 for the report of a session it has not seen', async () => {
     const missing = await rawRequest(`${c.url}/api/sessions/no-such-session/report`, { headers: { authorization: `Bearer ${c.token()}` } });
     expect(missing.status).toBe(404);
   });

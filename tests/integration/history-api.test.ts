@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DailyResponseSchema,
-  ExchangeListResponseSchema,
-  SessionPageSchema,
-  SessionsResponseSchema,
-  TopExchangesResponseSchema,
-} from '../../companion/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DailyResponseSchema, ExchangeListResponseSchema, SessionPageSchema, TopExchangesResponseSchema } from '../../companion/protocol';
 import type { ExchangeRecord } from '../../companion/protocol/exchange';
+import { Store } from '../../companion/store/store';
 import { startTestCompanion, type TestCompanion } from '../support/companion';
 import { rawRequest } from '../support/http';
 import { codexSession, stepRecord } from '../support/session';
@@ -104,13 +99,23 @@ describe('the history API over the SQLite store', () => {
     expect((await get('/exchanges?sort=nonsense')).status).toBe(400);
   });
 
-  it('pages sessions with `limit`, and keeps the full reports without it', async () => {
+  it('pages sessions with `limit`', async () => {
     const page = SessionPageSchema.parse((await get('/sessions?limit=10')).body);
     expect(page).toMatchObject({ matched: 1, stored: 1, nextCursor: null });
     expect(page.items[0]).toMatchObject({ sessionId: records[0].sessionId, rows: 6, cacheMisses: 2, missCostUsd: 2 / 16 + 4 / 16 });
     expect(page.items[0].costUsd).toBeCloseTo(21 / 8, 12);
     expect(SessionPageSchema.parse((await get('/sessions?q=no%20such%20text')).body).items).toEqual([]);
-    expect(SessionsResponseSchema.parse((await get('/sessions')).body).sessions).toHaveLength(1);
+  });
+
+  it('pages sessions without parameters too, 50 a page, never reading every stored summary', async () => {
+    // The store runs in this thread in tests, so its prototype's readers of every summary can be watched.
+    const readAll = vi.spyOn(Store.prototype, 'summariesPage');
+    const res = await get('/sessions');
+    expect(readAll).not.toHaveBeenCalled();
+    const page = SessionPageSchema.parse(res.body);
+    expect(page).toMatchObject({ matched: 1, stored: 1, nextCursor: null, items: [{ sessionId: records[0].sessionId, rows: 6 }] });
+    expect(SessionPageSchema.parse((await get('/sessions?limit=10')).body)).toEqual(page);
+    expect((await get('/sessions?cursor=garbage')).status).toBe(400);
   });
 
   it('answers the costliest exchanges and cache misses for a day in the asked time zone, or everything', async () => {

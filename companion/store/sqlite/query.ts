@@ -29,28 +29,43 @@ export interface Sql {
 /** A GLOB pattern matching `q` as a substring: FTS5's trigram index answers it, then checks the text. */
 const glob = (q: string): string => `*${q.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
 
-/** The rowids of the exchanges whose text matches `q` (a SELECT of one column, `rowid`). */
-export function textMatches(q: string): Sql {
+/**
+ * Where the text `q` is found, as two SELECTs of one column (`rowid`, an exchange's): in the
+ * exchanges' own search text (summary fields, errors) and in the items each exchange brought.
+ * Three characters or more are looked up by trigram (FTS5 then checks each candidate's text);
+ * shorter ones scan the texts. Both read the same lower-cased texts, so both find the same rows.
+ */
+export function textSources(q: string): { exchanges: Sql; items: Sql } {
   const needle = q.toLowerCase();
   if ([...needle].length >= TRIGRAM) {
     const m = glob(needle);
     return {
-      where: `SELECT rowid FROM exchange_fts WHERE search_text GLOB ?
-        UNION SELECT r.exchange_rowid FROM item_refs r WHERE r.item_rowid IN (SELECT rowid FROM item_fts WHERE text GLOB ?)`,
-      params: [m, m],
+      exchanges: { where: 'SELECT rowid FROM exchange_fts WHERE search_text GLOB ?', params: [m] },
+      items: {
+        where: 'SELECT r.exchange_rowid AS rowid FROM item_fts f JOIN item_refs r ON r.item_rowid = f.rowid WHERE f.text GLOB ?',
+        params: [m],
+      },
     };
   }
   return {
-    where: `SELECT rowid FROM exchanges WHERE instr(search_text, ?) > 0
-      UNION SELECT r.exchange_rowid FROM item_refs r JOIN item_texts i ON i.rowid = r.item_rowid WHERE instr(i.text, ?) > 0`,
-    params: [needle, needle],
+    exchanges: { where: 'SELECT rowid FROM exchanges WHERE instr(search_text, ?) > 0', params: [needle] },
+    items: {
+      where: 'SELECT r.exchange_rowid AS rowid FROM item_texts i JOIN item_refs r ON r.item_rowid = i.rowid WHERE instr(i.text, ?) > 0',
+      params: [needle],
+    },
   };
+}
+
+/** The rowids of the exchanges whose text matches `q` (a SELECT of one column, `rowid`). */
+export function textMatches(q: string): Sql {
+  const { exchanges, items } = textSources(q);
+  return { where: `${exchanges.where} UNION ${items.where}`, params: [...exchanges.params, ...items.params] };
 }
 
 /**
  * The text condition. One IN over a UNION, so the planner drives the query from the matches
  * instead of scanning every exchange and probing two sets; or over a table the caller filled
- * with `textMatches` once, when it needs the matches twice (a page and its count).
+ * with the matches once, when it needs them twice (a page and its count).
  */
 export function textCondition(q: string, table?: string): Sql {
   if (table) return { where: `e.rowid IN ${table}`, params: [] };
@@ -58,7 +73,23 @@ export function textCondition(q: string, table?: string): Sql {
   return { where: `e.rowid IN (${m.where})`, params: m.params };
 }
 
-export function filterSql(f: ExchangeFilter, textTable?: string): Sql {
+/**
+ * The text condition checked on each row `e` as a scan in sort order reaches it: its own search
+ * text, then the texts of the items it brought (two or three index lookups). For a search whose
+ * matches are too many to gather, where a page is found after a few rows precisely because
+ * matches are common. The same rows as `textMatches`: substring tests of the same texts.
+ */
+export function textProbe(q: string): Sql {
+  const needle = q.toLowerCase();
+  return {
+    where: `(instr(e.search_text, ?) > 0 OR EXISTS (SELECT 1 FROM item_refs r JOIN item_texts i ON i.rowid = r.item_rowid
+      WHERE r.exchange_rowid = e.rowid AND instr(i.text, ?) > 0))`,
+    params: [needle, needle],
+  };
+}
+
+/** The filters as a WHERE clause; `text` replaces the default condition for `f.q` (see textCondition, textProbe). */
+export function filterSql(f: ExchangeFilter, text?: Sql): Sql {
   const where: string[] = [];
   const params: (string | number)[] = [];
   const add = (sql: string, ...p: (string | number)[]) => {
@@ -80,7 +111,7 @@ export function filterSql(f: ExchangeFilter, textTable?: string): Sql {
   if (f.since !== undefined) add('e.started_at >= ?', f.since);
   if (f.until !== undefined) add('e.started_at < ?', f.until);
   if (f.q) {
-    const t = textCondition(f.q, textTable);
+    const t = text ?? textCondition(f.q);
     add(t.where, ...t.params);
   }
   return { where: where.length ? where.join(' AND ') : '1', params };

@@ -76,6 +76,19 @@ describe('history search in the panel', () => {
     await vi.waitFor(() => expect(w.get('[data-testid="row-count"]').text()).toBe('2,039 of 2,039 stored'));
   });
 
+  it('shows a search count the store capped as a lower bound, never as an exact figure', async () => {
+    answers['/api/exchanges'] = (q) =>
+      q.get('q') === 'kalo' ? { ...page([fakeSummary()], 1000, 100_000), matchedCapped: true } : page([], 0, 100_000);
+    const w = show(StatusBar);
+    await vi.waitFor(() => expect(w.get('[data-testid="row-count"]').text()).toBe('100,000 of 100,000 stored'));
+    useFiltersStore().setText('kalo');
+    await vi.waitFor(() => expect(w.get('[data-testid="row-count"]').text()).toBe('1,000+ of 100,000 stored'));
+    // A live exchange that matches raises the bound; the count stays "at least".
+    useExchangesStore().applySummary(fakeSummary({ preview: 'kalo again' }));
+    await flushPromises();
+    expect(w.get('[data-testid="row-count"]').text()).toBe('1,001+ of 100,001 stored');
+  });
+
   it('counts a live exchange that does not match the query as new and not shown, and searches again on request', async () => {
     const failed = fakeSummary({ status: 'failed' });
     answers['/api/exchanges'] = (q) => (q.get('status') === 'failed' ? page([failed], 1, 3) : page([], 0, 3));

@@ -3,16 +3,26 @@ import type { ExchangeSummary } from '../../../companion/protocol';
 import { QueryResults } from '../../../extension/lib/query-results';
 import { fakeSummary } from '../../support/extension-factories';
 
-const page = (items: ExchangeSummary[], nextCursor: string | null = null, matched = items.length, stored = 10) => ({
+const page = (items: ExchangeSummary[], nextCursor: string | null = null, matched = items.length, stored = 10, matchedCapped = false) => ({
   items,
   nextBefore: null,
   nextCursor,
   matched,
+  matchedCapped,
   stored,
 });
 const ids = (r: QueryResults) => r.items.map((s) => s.id);
 
 describe('the list under a query, with live exchanges', () => {
+  it('keeps a count the store capped a lower bound, with live matches added, until an exact answer replaces it', () => {
+    const r = new QueryResults({ q: 'kalo' });
+    r.reset(page([fakeSummary({ preview: 'kalo' })], 'next', 1000, 100_000, true));
+    r.live(fakeSummary({ preview: 'kalo too' }), true);
+    expect([r.matchedCount, r.matchedCapped]).toEqual([1001, true]);
+    r.reset(page([fakeSummary({ preview: 'kalo' })], null, 1, 10));
+    expect([r.matchedCount, r.matchedCapped]).toEqual([1, false]);
+  });
+
   it('places a matching live exchange by the sort and counts it among the matches and the stored', () => {
     const [a, b] = [fakeSummary({ costUsd: 0.5 }), fakeSummary({ costUsd: 0.1 })];
     const r = new QueryResults({ sort: 'cost', order: 'desc', minCost: 0.05 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { sessionContext } from '../../../companion/analysis/session-context';
-import { Store } from '../../../companion/store/store';
+import { Store, type ListQuery } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
 
@@ -17,8 +17,8 @@ const user = (text: string) => ({ type: 'message', role: 'user', content: [{ typ
 const ENV = '<environment_context>\n  <cwd>/home/dev/项目/app</cwd>\n  <shell>zsh</shell>\n</environment_context>';
 
 /** A session whose requests carry a prompt each, in English or Chinese, after Codex's own blocks. */
-async function session(prompts: string[]): Promise<{ store: Store; records: ExchangeRecord[] }> {
-  const store = Store.open({ home: homes(), log });
+async function session(prompts: string[], matchCap?: number): Promise<{ store: Store; records: ExchangeRecord[] }> {
+  const store = Store.open({ home: homes(), log, matchCap });
   open.push(store);
   const steps = codexSession(prompts.length);
   const records: ExchangeRecord[] = [];
@@ -64,6 +64,72 @@ describe('full-text search (FTS5 trigrams)', () => {
       rows: 2,
     });
     expect(store.sessions({ q: 'nothing like this' }).items).toEqual([]);
+  });
+});
+
+describe('the count of a search past the match cap', () => {
+  const prompts = ['tokenizer one', 'tokenizer two', 'tokenizer three', 'tokenizer four', 'tokenizer five', 'parser six'];
+
+  it('says "at least the cap" and sets the flag when more exchanges match than the cap', async () => {
+    const { store } = await session(prompts, 3);
+    expect(store.list({ q: 'okeniz' })).toMatchObject({ matched: 3, matchedCapped: true, stored: 6 });
+    // Below three characters the texts are scanned, and the scan stops at the cap too.
+    expect(store.list({ q: 'ok' })).toMatchObject({ matched: 3, matchedCapped: true });
+  });
+
+  it('gives the exact count, unflagged, when the matches are no more than the cap', async () => {
+    const { store, records } = await session(prompts, 3);
+    expect(store.list({ q: 'parser' })).toMatchObject({ matched: 1, matchedCapped: false, items: [{ id: records[5].id }] });
+    expect(store.list({ q: 'no such words' })).toMatchObject({ matched: 0, matchedCapped: false, items: [] });
+    // Exactly the cap is still exact.
+    const { store: atCap } = await session(prompts.slice(0, 3), 3);
+    expect(atCap.list({ q: 'tokenizer' })).toMatchObject({ matched: 3, matchedCapped: false });
+  });
+
+  it('counts under other filters the rows that pass them all, up to the cap', async () => {
+    const store = Store.open({ home: homes(), log, matchCap: 3, fewRows: 0 });
+    open.push(store);
+    const { records } = await session(prompts);
+    for (const r of records) await store.append(r);
+    expect(store.list({ q: 'tokenizer', until: records[2].startedAt })).toMatchObject({ matched: 2, matchedCapped: false });
+    expect(store.list({ q: 'tokenizer', since: 0 })).toMatchObject({ matched: 3, matchedCapped: true });
+  });
+
+  it('counts exactly, past the cap too, under filters that leave few rows (checked one by one)', async () => {
+    const { store, records } = await session(prompts, 3);
+    expect(store.list({ q: 'tokenizer', session: records[0].sessionId! })).toMatchObject({ matched: 5, matchedCapped: false });
+  });
+
+  it('gathers every match and counts them exactly when the page lies past the rows a walk checks', async () => {
+    const store = Store.open({ home: homes(), log, matchCap: 2, walkRows: 2 });
+    open.push(store);
+    const { records } = await session([...prompts.slice(0, 5), 'parser', 'parser again', 'parser once more']);
+    for (const r of records) await store.append(r);
+    // Newest first, the two rows of the walk hold no "tokenizer": the search falls back to its hits.
+    const page = store.list({ q: 'tokenizer', limit: 2 });
+    expect(page).toMatchObject({ matched: 5, matchedCapped: false, items: [{ id: records[4].id }, { id: records[3].id }] });
+  });
+
+  it('pages a capped search by cursor through every match, in order', async () => {
+    const { store, records } = await session(prompts, 2);
+    const newestFirst = records
+      .slice(0, 5)
+      .map((r) => r.id)
+      .reverse();
+    const pages = (q: ListQuery) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = store.list({ ...q, limit: 2, cursor });
+        expect(page).toMatchObject({ matched: 2, matchedCapped: true });
+        ids.push(...page.items.map((x) => x.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return ids;
+    };
+    expect(pages({ q: 'tokenizer' })).toEqual(newestFirst);
+    expect(pages({ q: 'ok' })).toEqual(newestFirst);
+    expect(pages({ q: 'tokenizer', sort: 'time', order: 'asc' })).toEqual([...newestFirst].reverse());
   });
 });
 
