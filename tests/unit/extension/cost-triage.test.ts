@@ -10,6 +10,7 @@ import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useFiltersStore } from '../../../extension/stores/filters';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { fakeSummary } from '../../support/extension-factories';
+import { stubCompanionApi } from '../../support/fake-api';
 
 let pinia: Pinia;
 let wrapper: VueWrapper | undefined;
@@ -31,16 +32,9 @@ const miss = fakeSummary({
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  asked = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const u = new URL(url);
-      asked.push(u);
-      const items = u.pathname === '/api/reports/expensive' ? [costly] : u.pathname === '/api/reports/cache-misses' ? [miss] : [];
-      return new Response(JSON.stringify({ items }), { status: 200 });
-    }),
-  );
+  asked = stubCompanionApi((u) => ({
+    items: u.pathname === '/api/reports/expensive' ? [costly] : u.pathname === '/api/reports/cache-misses' ? [miss] : [],
+  }));
   pinia = createPinia();
   setActivePinia(pinia);
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });

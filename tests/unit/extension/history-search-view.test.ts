@@ -10,10 +10,11 @@ import { useExchangesStore } from '../../../extension/stores/exchanges';
 import { useFiltersStore } from '../../../extension/stores/filters';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { fakeRollup, fakeSummary } from '../../support/extension-factories';
+import { stubCompanionApi } from '../../support/fake-api';
 
-/** The companion's answers, by path; every request the panel made, as path and query. */
+/** The companion's answers, by path; every URL the panel asked for. */
 let answers: Record<string, (q: URLSearchParams) => unknown>;
-let asked: { path: string; query: URLSearchParams }[];
+let asked: URL[];
 let pinia: Pinia;
 const mounted: VueWrapper[] = [];
 
@@ -41,18 +42,8 @@ function sessionRow(id: string, title: string): SessionRowWire {
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  asked = [];
   answers = { '/api/exchanges': () => page([], 0, 3) };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const u = new URL(url);
-      asked.push({ path: u.pathname, query: u.searchParams });
-      const answer = answers[u.pathname];
-      if (!answer) return new Response(JSON.stringify({ error: 'not_found', message: u.pathname }), { status: 404 });
-      return new Response(JSON.stringify(answer(u.searchParams)), { status: 200 });
-    }),
-  );
+  asked = stubCompanionApi((u) => answers[u.pathname]?.(u.searchParams));
   pinia = createPinia();
   setActivePinia(pinia);
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
@@ -107,7 +98,7 @@ describe('history search in the panel', () => {
     const before = asked.length;
     await w.get('[data-testid="rerun-query"]').trigger('click');
     await vi.waitFor(() => expect(w.find('[data-testid="new-hidden"]').exists()).toBe(false));
-    expect(asked.slice(before).map((a) => a.query.get('status'))).toEqual(['failed']);
+    expect(asked.slice(before).map((a) => a.searchParams.get('status'))).toEqual(['failed']);
   });
 
   it('types into the search box a query for the store, once the user pauses', async () => {
@@ -118,7 +109,9 @@ describe('history search in the panel', () => {
     vi.advanceTimersByTime(300);
     vi.useRealTimers();
     expect(useFiltersStore().query).toEqual({ q: 'exec_command' });
-    await vi.waitFor(() => expect(asked.some((a) => a.path === '/api/exchanges' && a.query.get('q') === 'exec_command')).toBe(true));
+    await vi.waitFor(() =>
+      expect(asked.some((a) => a.pathname === '/api/exchanges' && a.searchParams.get('q') === 'exec_command')).toBe(true),
+    );
   });
 
   it('lists every stored session in the session menu, searches them on the companion, and filters by the one picked', async () => {
@@ -151,7 +144,9 @@ describe('history search in the panel', () => {
     expect(useFiltersStore().query).toEqual({ miss: 1, minCost: 0.5 });
     await w.get('[data-testid="filter-source"]').setValue('rollout');
     expect(useFiltersStore().query).toEqual({ miss: 1, minCost: 0.5, source: 'rollout' });
-    await vi.waitFor(() => expect(asked.some((a) => a.query.get('miss') === '1' && a.query.get('source') === 'rollout')).toBe(true));
+    await vi.waitFor(() =>
+      expect(asked.some((a) => a.searchParams.get('miss') === '1' && a.searchParams.get('source') === 'rollout')).toBe(true),
+    );
   });
 
   it('shows in the search box the text of filters set elsewhere, and clears it on reset', async () => {

@@ -7,6 +7,7 @@ import type { SessionReport, SessionRowWire } from '../../../companion/protocol'
 import SessionsView from '../../../extension/components/sessions/SessionsView.vue';
 import { useSettingsStore } from '../../../extension/stores/settings';
 import { fakeRollup } from '../../support/extension-factories';
+import { stubCompanionApi } from '../../support/fake-api';
 
 let asked: URL[];
 let pinia: Pinia;
@@ -52,24 +53,17 @@ const ROWS = [row('s-1', 'fix the parser', { cacheMisses: 2, missCostUsd: 0.05 }
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  asked = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const u = new URL(url);
-      asked.push(u);
-      let body: unknown = null;
-      if (u.pathname === '/api/sessions') {
-        const q = u.searchParams.get('q');
-        const items = q ? ROWS.filter((r) => r.title!.includes(q)) : ROWS;
-        body = { items, nextCursor: null, matched: items.length, stored: ROWS.length };
-      } else if (u.pathname === '/api/sessions/s-1/report') body = report('s-1', 1111);
-      else if (u.pathname === '/api/sessions/s-2/report') body = report('s-2', 2222);
-      else if (u.pathname.startsWith('/api/reports/')) body = { items: [] };
-      if (body === null) return new Response(JSON.stringify({ error: 'not_found', message: u.pathname }), { status: 404 });
-      return new Response(JSON.stringify(body), { status: 200 });
-    }),
-  );
+  asked = stubCompanionApi((u) => {
+    if (u.pathname === '/api/sessions') {
+      const q = u.searchParams.get('q');
+      const items = q ? ROWS.filter((r) => r.title!.includes(q)) : ROWS;
+      return { items, nextCursor: null, matched: items.length, stored: ROWS.length };
+    }
+    if (u.pathname === '/api/sessions/s-1/report') return report('s-1', 1111);
+    if (u.pathname === '/api/sessions/s-2/report') return report('s-2', 2222);
+    if (u.pathname.startsWith('/api/reports/')) return { items: [] };
+    return undefined;
+  });
   pinia = createPinia();
   setActivePinia(pinia);
   await useSettingsStore().pair({ port: 8642, token: 'test-token-0123456789' });
