@@ -80,7 +80,8 @@ describe('spawnLinks', () => {
   });
 
   it('reads nothing from outputs that are not JSON objects', () => {
-    for (const out of ['[1,2]', '"text"', 'null', '42', { agent_id: 'x' }]) {
+    // A list is not read as text either, even one whose only element is a JSON string.
+    for (const out of ['[1,2]', '"text"', 'null', '42', { agent_id: 'x' }, ['{"agent_id":"x"}']]) {
       const body = { input: [call('c1', '{}'), output('c1', out)] };
       expect(spawnLinks(body)[0]).toMatchObject({ childThreadId: null, nickname: null, childAgentName: null });
     }
@@ -112,6 +113,7 @@ describe('spawnLinks', () => {
         call('c1', '{}'),
         output('c1', JSON.stringify({ agent_id: 'right' })),
         'not an item',
+        null,
       ],
     };
     expect(spawnLinks(body).map((l) => [l.callId, l.childThreadId])).toEqual([['c1', 'right']]);
