@@ -11,12 +11,12 @@ function execDescription(): string {
 }
 
 describe('parseExecDeclarations on the real exec description', () => {
-  const description = execDescription();
-  const parsed = parseExecDeclarations(description);
-  const byName = (n: string) => parsed.find((d) => d.declaredName === n)!;
+  // Parsed inside each test (not while collecting them), so mutation testing sees which tests run the code.
+  const parsed = () => parseExecDeclarations(execDescription());
+  const byName = (n: string) => parsed().find((d) => d.declaredName === n)!;
 
   it('finds every declared tool in order, namespaces split at the last __', () => {
-    expect(parsed.map((d) => [d.declaredName, d.namespace, d.name])).toEqual([
+    expect(parsed().map((d) => [d.declaredName, d.namespace, d.name])).toEqual([
       ['apply_patch', null, 'apply_patch'],
       ['create_goal', null, 'create_goal'],
       ['exec_command', null, 'exec_command'],
@@ -82,10 +82,15 @@ describe('parseExecDeclarations on the real exec description', () => {
   });
 
   it('marks only apply_patch as freeform', () => {
-    expect(parsed.filter((d) => d.freeform).map((d) => d.declaredName)).toEqual(['apply_patch']);
+    expect(
+      parsed()
+        .filter((d) => d.freeform)
+        .map((d) => d.declaredName),
+    ).toEqual(['apply_patch']);
   });
 
   it('gives the text before the first heading as the preamble, without trailing blank lines', () => {
+    const description = execDescription();
     const preamble = execPreamble(description);
     expect(description.startsWith(preamble)).toBe(true);
     expect(preamble.startsWith('Run JavaScript code to orchestrate/compose tool calls\n')).toBe(true);

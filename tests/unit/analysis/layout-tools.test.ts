@@ -9,12 +9,14 @@ function requestBody(file: string): any {
 }
 
 describe('layoutTools on a real code-mode request', () => {
-  const body = requestBody('gpt-6.1-sol-mcp-tool-search.json');
-  const tools = layoutTools(body);
-  const functions = body.input[0].tools[0];
-  const exec = functions.tools[0];
+  // Read inside each test (not while collecting them), so mutation testing sees which tests run the code.
+  const read = () => {
+    const body = requestBody('gpt-6.1-sol-mcp-tool-search.json');
+    return { body, tools: layoutTools(body), exec: body.input[0].tools[0].tools[0] };
+  };
 
   it('lists the catalog’s tools in order, exec first with its nested tools under it', () => {
+    const { tools } = read();
     expect(tools.map((t) => [t.key, t.docKey, t.placement, t.kind, t.type, t.itemIndex, t.nested.length])).toEqual([
       ['exec', 'exec', 'additional_tools', 'builtin', 'custom', 0, 12],
       ['wait', 'wait', 'additional_tools', 'builtin', 'function', 0, 0],
@@ -31,12 +33,14 @@ describe('layoutTools on a real code-mode request', () => {
   });
 
   it('shows exec with the description before its nested sections and its grammar as schema', () => {
+    const { tools, exec } = read();
     const t = tools[0];
     expect(t).toMatchObject({ namespace: 'functions', name: 'exec', namespaceDescription: null, schema: exec.format });
     expect(t.description).toBe(exec.description.slice(0, exec.description.indexOf('\n### `apply_patch`')).trimEnd());
   });
 
   it('shows each nested tool with its section and TypeScript declaration', () => {
+    const { tools, exec } = read();
     const declared = parseExecDeclarations(exec.description);
     const nested = tools[0].nested;
     expect(nested.map((n) => n.key)).toEqual(declared.map((d) => `exec/${d.namespace ? `${d.namespace}.${d.name}` : d.name}`));
@@ -60,6 +64,7 @@ describe('layoutTools on a real code-mode request', () => {
   });
 
   it('shows a function’s parameters as its schema and its namespace group’s description', () => {
+    const { body, tools } = read();
     const clock = body.input[0].tools[1];
     expect(tools[4]).toMatchObject({
       namespace: 'clock',

@@ -80,16 +80,16 @@ describe('readRequest', () => {
 });
 
 describe('zoneOf', () => {
-  const shape = readRequest({ input: [{ type: 'additional_tools', tools: [] }, dev('base'), user('hi'), dev('later')] });
+  const shape = () => readRequest({ input: [{ type: 'additional_tools', tools: [] }, dev('base'), user('hi'), dev('later')] });
 
   it('puts leading catalogs under tools and leading messages under instructions', () => {
-    expect(zoneOf(shape, 0)).toBe('tools');
-    expect(zoneOf(shape, 1)).toBe('instructions');
+    expect(zoneOf(shape(), 0)).toBe('tools');
+    expect(zoneOf(shape(), 1)).toBe('instructions');
   });
 
   it('puts everything from the first conversation item on in the conversation, catalogs included', () => {
-    expect(zoneOf(shape, 2)).toBe('conversation');
-    expect(zoneOf(shape, 3)).toBe('conversation');
+    expect(zoneOf(shape(), 2)).toBe('conversation');
+    expect(zoneOf(shape(), 3)).toBe('conversation');
     const late = readRequest({ input: [user('hi'), { type: 'additional_tools', tools: [] }] });
     expect(zoneOf(late, 1)).toBe('conversation');
   });
