@@ -108,6 +108,8 @@ describe('buildSessionThreads on built summaries', () => {
     expect(ids(session.roots)).toEqual([['root', ['child']]]);
     const child = session.roots[0].children[0];
     expect(child).toMatchObject({ parentThreadId: 'root', spawnedBy: spawn, nickname: 'Nietzsche' });
+    // The root has no agent name, nor has the v1 link a child agent name: that is no match.
+    expect(session.roots[0]).toMatchObject({ agentName: null, spawnedBy: null, nickname: null });
     expect(session.roots[0].rolledUp.exchanges).toBe(3);
     expect(session.roots[0].own.exchanges).toBe(2);
   });
