@@ -132,6 +132,7 @@ describe('tool kinds', () => {
   it('calls Codex’s own names and namespaces builtin, the rest dynamic', () => {
     const list = [
       fn('shell'),
+      fn('local_shell'),
       fn('my_tool'),
       { type: 'namespace', name: 'skills', tools: [fn('anything')] },
       { type: 'namespace', name: 'acme', tools: [fn('exec_command')] },
@@ -139,12 +140,33 @@ describe('tool kinds', () => {
     ];
     expect(refs(toolsFromList(list, 'tools'))).toEqual([
       ['shell', 'builtin'],
+      ['local_shell', 'builtin'],
       ['my_tool', 'dynamic'],
       ['skills.anything', 'builtin'],
       // Inside a namespace the namespace decides, not the name.
       ['acme.exec_command', 'dynamic'],
       ['agents.spawn_agent', 'builtin'],
     ]);
+  });
+
+  it('calls every tool Codex documents as its own builtin, declared as a function (hosted types aside)', () => {
+    // concepts/en/tool.<namespace>.<name>.md: the docs of Codex's own tools.
+    const keys = fs
+      .readdirSync('concepts/en')
+      .filter((f) => f.startsWith('tool.') && f.endsWith('.md'))
+      .map((f) => f.slice('tool.'.length, -'.md'.length))
+      .filter((k) => k !== 'web_search' && k !== 'image_generation');
+    expect(keys.length).toBeGreaterThan(40);
+    const list = keys.map((k) => {
+      const at = k.lastIndexOf('.');
+      return at < 0 ? fn(k) : { type: 'namespace', name: k.slice(0, at), tools: [fn(k.slice(at + 1))] };
+    });
+    const kinds = toolsFromList(list, 'tools').map((e) => [e.ref.key, e.ref.kind]);
+    expect(kinds).toEqual(keys.map((k) => [k, 'builtin']));
+    // Nested in exec they are builtin too.
+    const description = ['Runs code.', ...keys.map((k) => `### \`${k.replace('.', '__')}\`\nx`), ''].join('\n');
+    const nested = toolsFromList([{ type: 'custom', name: 'exec', description }], 'tools').slice(1);
+    expect(nested.map((e) => [e.ref.key, e.ref.kind])).toEqual(keys.map((k) => [`exec/${k}`, 'builtin']));
   });
 
   it('calls every tool of another type hosted, whatever its name', () => {
