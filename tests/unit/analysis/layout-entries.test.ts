@@ -72,6 +72,11 @@ describe('message entries', () => {
     ]);
   });
 
+  it('shows a part that cannot be serialised as String() gives it, and a list part as JSON', () => {
+    const entries = layoutEntries({ input: [msg('user', [{ type: 'x', n: 1n }, ['a']])] });
+    expect(entries.map((e) => e.text)).toEqual(['[object Object]', '{}']);
+  });
+
   it('puts later developer messages in the conversation, and messages without a role under other', () => {
     const entries = layoutEntries({
       input: [
@@ -222,8 +227,10 @@ describe('layoutEntries', () => {
   });
 
   it('leaves out tool catalogs and items that are not objects', () => {
-    const entries = layoutEntries({ input: [{ type: 'additional_tools', tools: [] }, 'x', null, msg('user', 'hi')] });
-    expect(entries.map((e) => e.index)).toEqual([3]);
+    const entries = layoutEntries({
+      input: [{ type: 'additional_tools', tools: [] }, 'x', null, [msg('user', 'in a list')], msg('user', 'hi')],
+    });
+    expect(entries.map((e) => e.index)).toEqual([4]);
     expect(layoutEntries(null)).toEqual([]);
   });
 });
