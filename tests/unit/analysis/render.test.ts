@@ -211,6 +211,16 @@ describe('renderRequest tools and fields', () => {
     ]);
   });
 
+  it('renders a tool without a description as its parameters alone', () => {
+    const blocks = renderRequest({
+      tools: [
+        { type: 'function', name: 'g', parameters: { type: 'object' } },
+        { type: 'custom', name: 'h', description: '' },
+      ],
+    });
+    expect(blocks.map((b) => b.text)).toEqual(['tool g\nparameters {"type":"object"}\n', 'tool h\n']);
+  });
+
   it('renders exec with its preamble only, and each nested tool as its own block', () => {
     const description = 'Runs code.\n### `apply_patch`\nPatches.\n';
     const blocks = renderRequest({ input: [{ type: 'additional_tools', tools: [{ type: 'custom', name: 'exec', description }] }] });
