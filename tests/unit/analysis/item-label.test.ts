@@ -50,7 +50,7 @@ describe('itemRef', () => {
   });
 
   it('words reasoning with its summaries, cut to 50 characters', () => {
-    const item = { type: 'reasoning', summary: [{ text: 'Plan' }, 'skip', { text: 'then act' }, {}] };
+    const item = { type: 'reasoning', summary: [{ text: 'Plan' }, 'skip', null, { text: 'then act' }, {}] };
     expect(itemRef(item, 0)).toMatchObject({
       label: 'reasoning: Plan then act',
       labelCode: { code: 'item.reasoning', params: { text: 'Plan then act' } },
