@@ -46,6 +46,7 @@ describe('the English of the coded sentences', () => {
   it('writes lists with a count of the names left out', () => {
     expect(phrase('cacheEvidence.toolsRemoved', { names: { items: ['a', 'b'], more: 0 } }).text).toBe('removed a, b');
     expect(phrase('cacheEvidence.toolsChanged', { names: { items: ['a'], more: 2 } }).text).toBe('changed a +2 more');
+    expect(phrase('cacheEvidence.toolsChanged', { names: { items: ['a', 'b'], more: 1 } }).text).toBe('changed a, b +1 more');
   });
 });
 
