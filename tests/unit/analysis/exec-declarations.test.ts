@@ -150,6 +150,47 @@ describe('parseExecDeclarations', () => {
     expect([spaced.freeform, args.freeform, other.freeform, dotted.freeform]).toEqual([true, false, false, false]);
   });
 
+  it('reads a tool name with regular-expression characters literally', () => {
+    const decl = (name: string, sig: string) =>
+      `### \`${name}\`\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${sig} };\n\`\`\``;
+    expect(parseExecDeclarations(decl('a.b', 'a.b(input: string): Promise<unknown>;'))[0].freeform).toBe(true);
+  });
+
+  it('trims the declaration inside its fence', () => {
+    const [d] = parseExecDeclarations(
+      '### `t`\nexec tool declaration:\n```ts\ndeclare const tools: { t(args: {}): Promise<unknown>; };  \n```',
+    );
+    expect(d.declaration).toBe('declare const tools: { t(args: {}): Promise<unknown>; };');
+  });
+
+  it('ends a section at its declaration block, not at an example block before it', () => {
+    const text = [
+      '### `t`',
+      'Example:',
+      '```js',
+      'await tools.t({})',
+      '```',
+      'exec tool declaration:',
+      '```ts',
+      'declare const tools: { t(args: {}): Promise<unknown>; };',
+      '```',
+      'after',
+    ].join('\n');
+    const [d] = parseExecDeclarations(text);
+    expect(d.section).toBe(text.slice(0, text.indexOf('\nafter')));
+  });
+
+  it('keeps a section with code blocks but no declaration label whole', () => {
+    const text = ['### `t`', 'Example:', '```js', 'await tools.t({})', '```', 'More prose.'].join('\n');
+    expect(parseExecDeclarations(text)[0].section).toBe(text);
+  });
+
+  it('takes the preamble up to a heading alone on its line only', () => {
+    expect(execPreamble('Intro ### `a`\nmore')).toBe('Intro ### `a`\nmore');
+    expect(execPreamble('Intro\n### `a` extra\nmore')).toBe('Intro\n### `a` extra\nmore');
+    expect(execPreamble('Intro\n\n### `a`  \nmore')).toBe('Intro');
+  });
+
   it('accepts headings with trailing spaces and ignores headings that are not alone on their line', () => {
     const d = parseExecDeclarations('### `a` \t\ntext\n### `b` extra\n  ### `c`\n#### `d`\n### `e`');
     expect(d.map((x) => x.declaredName)).toEqual(['a', 'e']);
