@@ -92,6 +92,7 @@ describe('sameItem', () => {
     expect(sameItem({ type: 'message', role: 'user', content: 'a' }, { type: 'message', role: 'user', content: 'b' })).toBe(true);
     expect(sameItem({ type: 'message', role: 'user' }, { type: 'message', role: 'assistant' })).toBe(false);
     expect(sameItem({ type: 'message', role: 'user' }, { type: 'function_call' })).toBe(false);
+    expect(sameItem({ type: 'function_call' }, { type: 'custom_tool_call' })).toBe(false);
     // An absent role and a null one are the same.
     expect(sameItem({ type: 'reasoning' }, { type: 'reasoning', role: null })).toBe(true);
   });
@@ -124,6 +125,7 @@ describe('echoKey', () => {
     expect(echoKey({ type: 'message', role: 'user' })).toBeNull();
     expect(echoKey({ type: 'message', id: '' })).toBeNull();
     expect(echoKey('x')).toBeNull();
+    expect(echoKey(null)).toBeNull();
   });
 });
 

@@ -130,6 +130,12 @@ describe('layoutTools', () => {
     expect(tools[0].nested[0]).toMatchObject({ description: '### `get_goal`\nGets the goal.', schema: undefined });
   });
 
+  it('keeps the whole description of a tool other than exec, headings and all', () => {
+    const description = 'Looks up.\n### `not_nested`\nA heading in prose.';
+    const [t] = layoutTools({ tools: [{ type: 'function', name: 'lookup', description }] });
+    expect(t).toMatchObject({ description, nested: [] });
+  });
+
   it('shows an exec tool without nested sections with its whole description', () => {
     const [t] = layoutTools({ tools: [{ type: 'custom', name: 'exec', description: 'Runs code.\n\n' }] });
     expect(t).toMatchObject({ description: 'Runs code.\n\n', nested: [] });

@@ -132,6 +132,8 @@ describe('renderRequest items', () => {
       opaqueBytes: 0,
     });
     expect(oneBlock({ type: 'reasoning', encrypted_content: 5 })).toMatchObject({ text: 'reasoning\n', opaqueBytes: 0 });
+    // Only a string is encrypted content, not a list that happens to have a length.
+    expect(oneBlock({ type: 'reasoning', encrypted_content: ['a', 'b'] })).toMatchObject({ text: 'reasoning\n', opaqueBytes: 0 });
   });
 
   it('renders compactions as encrypted, and the compaction trigger as its label', () => {
@@ -141,6 +143,7 @@ describe('renderRequest items', () => {
       opaqueBytes: 3,
     });
     expect(oneBlock({ type: 'compaction', encrypted_content: 3 })).toMatchObject({ opaqueBytes: 0 });
+    expect(oneBlock({ type: 'compaction', encrypted_content: ['a', 'b'] })).toMatchObject({ opaqueBytes: 0 });
     expect(oneBlock({ type: 'compaction_trigger' })).toMatchObject({ section: 'compaction prompt', text: 'compaction trigger\n' });
   });
 
@@ -228,6 +231,7 @@ describe('renderRequest tools and fields', () => {
       ['tool:exec', 'tool:exec', 'tool exec\nRuns code.\n'],
       ['tool:exec/apply_patch', 'tool:exec/apply_patch', '### `apply_patch`\nPatches.\n'],
     ]);
+    expect(blocks[0].tool).toMatchObject({ key: 'exec', placement: 'additional_tools' });
     expect(blocks[1].tool).toMatchObject({ placement: 'exec', kind: 'builtin' });
   });
 

@@ -21,6 +21,10 @@ describe('sessionContext', () => {
     expect(sessionContext([user('one'), user(ENV), user('two'), user(other)])).toEqual({ title: 'one', cwd: '/home/dev/app' });
   });
 
+  it('keeps the first prompt when later ones follow and no cwd is found', () => {
+    expect(sessionContext([user('one'), user('two')])).toEqual({ title: 'one', cwd: null });
+  });
+
   it('joins the prompt’s lines and cuts it to TITLE_CHARS characters', () => {
     expect(TITLE_CHARS).toBe(200);
     const long = 'word '.repeat(100);

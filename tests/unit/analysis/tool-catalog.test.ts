@@ -230,6 +230,11 @@ describe('toolsFromList', () => {
     expect([f.namespaceDescription, f.groupDescription]).toEqual([null, null]);
   });
 
+  it('expands only namespace groups, not another tool that carries a tools list', () => {
+    const list = toolsFromList([fn('f', { tools: [fn('inner')] })], 'tools');
+    expect(list.map((e) => [e.ref.key, e.type])).toEqual([['f', 'function']]);
+  });
+
   it('skips entries that are not objects, in the list and in groups', () => {
     const list = ['x', null, [fn('in_array')], { type: 'namespace', name: 'ns', description: 'D', tools: [fn('a'), 3, fn('b')] }, fn('c')];
     const out = toolsFromList(list, 'tools', 2);
