@@ -62,6 +62,24 @@ describe('splitExecDescription', () => {
     expect(texts(description)).toEqual(['R.\n', '### `a`\nA.\n## ns\n', ['### `b`', ...fence('b'), ''].join('\n'), 'tail\n### `c`\nC.']);
   });
 
+  it('never starts a section inside the preamble, whatever fences and blank lines it holds', () => {
+    const withFence = ['Intro', '```', 'code', '```', 'More intro', '### `a`', 'A.', '### `b`', 'B.'].join('\n');
+    expect(texts(withFence)).toEqual(['Intro\n```\ncode\n```\nMore intro\n', '### `a`\nA.\n', '### `b`\nB.']);
+    const blankFirst = ['', 'Intro', '### `a`', 'A.', '  note', '### `b`', 'B.'].join('\n');
+    expect(texts(blankFirst)).toEqual(['\nIntro\n', '### `a`\nA.\n  note\n', '### `b`\nB.']);
+    const blankFirstFence = ['', 'Intro', '### `a`', ...fence('a'), '  note', '### `b`', 'B.'].join('\n');
+    expect(texts(blankFirstFence)).toEqual(['\nIntro\n', ['### `a`', ...fence('a'), '  note', ''].join('\n'), '### `b`\nB.']);
+  });
+
+  it('looks for the end of a section at its declaration block, not at an example block before it', () => {
+    const description = ['R.', '### `a`', 'Example:', '```js', 'await tools.a({})', '```', ...fence('a'), '### `b`', 'B.'].join('\n');
+    expect(texts(description)).toEqual([
+      'R.\n',
+      ['### `a`', 'Example:', '```js', 'await tools.a({})', '```', ...fence('a'), ''].join('\n'),
+      '### `b`\nB.',
+    ]);
+  });
+
   it('does not cut at a heading that is not a clean line start', () => {
     const description = 'Intro.\n### `a`\nA.';
     expect(splitExecDescription(description).nested.map((n) => n.declaredName)).toEqual(['a']);
