@@ -71,6 +71,25 @@ describe('splitExecDescription', () => {
     expect(texts(blankFirstFence)).toEqual(['\nIntro\n', ['### `a`', ...fence('a'), '  note', ''].join('\n'), '### `b`\nB.']);
   });
 
+  it('reads the line after a closing fence that carries text of its own', () => {
+    const description = [
+      'R.',
+      '### `a`',
+      'exec tool declaration:',
+      '```ts',
+      'declare const tools: {};',
+      '```end',
+      '## ns',
+      '### `b`',
+      'B.',
+    ].join('\n');
+    expect(texts(description)).toEqual([
+      'R.\n',
+      '### `a`\nexec tool declaration:\n```ts\ndeclare const tools: {};\n```end\n',
+      '## ns\n### `b`\nB.',
+    ]);
+  });
+
   it('looks for the end of a section at its declaration block, not at an example block before it', () => {
     const description = ['R.', '### `a`', 'Example:', '```js', 'await tools.a({})', '```', ...fence('a'), '### `b`', 'B.'].join('\n');
     expect(texts(description)).toEqual([
