@@ -94,6 +94,12 @@ describe('a session’s cache report over its summaries', () => {
     expect(sessionCacheReport([summary('a', T0, { usage: usage(0, 0) })]).hitRate).toBeNull();
   });
 
+  it('leaves a cache figure without its input figure out of the hit rate', () => {
+    const report = sessionCacheReport([summary('a', T0, { usage: usage(null, 500) }), summary('b', T0 + 1, { usage: usage(1000, 0) })]);
+    expect(report.hitRate).toBe(0);
+    expect(report.points.map((p) => p.id)).toEqual(['b']);
+  });
+
   it('puts no point for a response without usage or without an input figure', () => {
     const report = sessionCacheReport([
       summary('none', T0, { usage: null, cache: brief({ miss: true, missedTokens: 50 }) }),
