@@ -98,13 +98,15 @@ describe('the analysis of one exchange', () => {
       pricesVersion: null,
     });
     expect(DEFAULT_ANALYSIS_OPTIONS.contextWindow('gpt-5-codex')).toBeNull();
-    expect(analyzeExchange(second, first, { prices: { rows: [] } }).pricing.status).toBe('unpriced');
+    expect(analyzeExchange(second, first, { prices: { rows: [] } }).pricing!.status).toBe('unpriced');
   });
 
   it('prices the model sent when the response named none, and ChatGPT-plan traffic as an API equivalent', () => {
     const a = analyzeExchange({ ...second, model: null, route: { ...second.route, modelSent: 'gpt-5-codex', auth: 'chatgpt' } }, first);
     expect(a.cost).toMatchObject({ model: 'gpt-5-codex', basis: 'api_equivalent' });
-    expect(analyzeExchange({ ...second, model: null, route: { ...second.route, modelSent: null } }, first).pricing.status).toBe('no_model');
+    expect(analyzeExchange({ ...second, model: null, route: { ...second.route, modelSent: null } }, first).pricing!.status).toBe(
+      'no_model',
+    );
     expect(analyzeExchange(second, first).cost!.basis).toBe('api');
   });
 

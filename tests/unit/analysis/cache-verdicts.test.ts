@@ -66,7 +66,7 @@ const diff = (more: Partial<RequestDiff> = {}, input: Partial<RequestDiff['input
   ...more,
 });
 const field = (f: string, from: string | null, to: string | null): FieldChange => ({ field: f, from, to });
-const tool = (key: string): ToolRef => ({ key, namespace: null, name: key, placement: 'tools', kind: 'function' });
+const tool = (key: string): ToolRef => ({ key, namespace: null, name: key, placement: 'tools', kind: 'builtin' });
 const item = (index: number, label: string): ItemRef => ({ index, type: 'message', role: 'user', label, labelCode: null });
 const changedItem = (index: number, label: string, fields: string[]): ItemChange => ({
   ...item(index, label),

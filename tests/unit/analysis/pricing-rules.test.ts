@@ -167,14 +167,15 @@ describe('the cost of one response', () => {
 });
 
 describe('what a cache miss cost', () => {
-  const c = costOf(table(row()), input())!;
+  const cost = () => costOf(table(row()), input())!;
 
   it('prices missed tokens at the full rate above the cached rate', () => {
-    expect(missCost(c, 1_000_000)).toBe(3);
-    expect(missCost(c, 0)).toBe(0);
+    expect(missCost(cost(), 1_000_000)).toBe(3);
+    expect(missCost(cost(), 0)).toBe(0);
   });
 
   it('never costs less than nothing, and is unknown without a cost', () => {
+    const c = cost();
     const odd = { ...c, rates: { ...c.rates, inputPer1M: 1, cachedInputPer1M: 2 } };
     expect(missCost(odd, 1_000_000)).toBe(0);
     expect(missCost(null, 1000)).toBeNull();
@@ -206,7 +207,7 @@ describe('the price of one exchange', () => {
       code: 'pricing.pricedRequested',
       params: { model: 'test-model', tier: 'default', requested: 'other-model' },
     });
-    expect(priceExchange(t, input({ requestedModel: 'test-model' })).pricing.noteCode.code).toBe('pricing.priced');
+    expect(priceExchange(t, input({ requestedModel: 'test-model' })).pricing.noteCode!.code).toBe('pricing.priced');
   });
 
   it('is unknown without usage, whatever the model', () => {
