@@ -257,6 +257,15 @@ describe('totals by group', () => {
     expect(turns[0]).toMatchObject({ sessionId: 'session-1', threadId: 'thread-1' });
   });
 
+  it('orders turns by start time, not by the order their summaries arrive in', () => {
+    const turns = usageByTurn([
+      summary({ turnId: 'late', startedAt: T0 + 2000 }),
+      summary({ turnId: 'early', startedAt: T0 + 1000 }),
+      summary({ turnId: 'middle', startedAt: T0 + 1500 }),
+    ]);
+    expect(turns.map((t) => t.turnId)).toEqual(['early', 'middle', 'late']);
+  });
+
   it('keeps turns of the same id in different threads apart', () => {
     const turns = usageByTurn([summary({ threadId: 't1', turnId: 'x' }), summary({ threadId: 't2', turnId: 'x', startedAt: T0 + 1 })]);
     expect(turns.map((t) => [t.threadId, t.exchanges])).toEqual([
