@@ -305,8 +305,13 @@ describe('the reasons of a miss, read from the diff', () => {
         detailCodes: [{ code: 'cacheEvidence.fieldChanged', params: { field: 'prompt_cache_key', from: '—', to: 'k2' } }],
       },
     ]);
-    expect(reasons(missWith(diff({ fields: [field('prompt_cache_key', 'k1', null)] })))).toEqual([
-      ['cache_key_changed', 'prompt_cache_key k1 → none'],
+    const dropped = missWith(diff({ fields: [field('prompt_cache_key', 'k1', null)] }));
+    expect(dropped.reasons).toEqual([
+      {
+        code: 'cache_key_changed',
+        detail: 'prompt_cache_key k1 → none',
+        detailCodes: [{ code: 'cacheEvidence.fieldChanged', params: { field: 'prompt_cache_key', from: 'k1', to: '—' } }],
+      },
     ]);
   });
 
