@@ -267,4 +267,57 @@ describe('the conversation of a diff', () => {
     expect(d.input.changed.items).toEqual([expect.objectContaining({ index: 3, previousIndex: 3, fields: ['content'] })]);
     expect(d.input.appended.items.map((i) => i.index)).toEqual([4, 5]);
   });
+
+  it('calls only a user message holding a compaction summary a rewrite, wherever the summary sits in it', async () => {
+    const summary = { type: 'input_text', text: 'Another language model started to solve this problem; here is its summary.' };
+    const rewrittenBy = async (item: unknown) =>
+      (
+        await diffOf('fallback-tool-call', (fx) => {
+          fx.request!.body.input.push(item);
+        })
+      ).input.rewritten;
+    expect(await rewrittenBy({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'note' }, summary] })).toBe(true);
+    expect(await rewrittenBy({ type: 'custom_item', role: 'user', content: [summary] })).toBe(false);
+  });
+
+  it('finds no divergence, and a preserved prefix, between two identical requests', async () => {
+    const { previous } = await pairOf('fallback-tool-call');
+    const d = diffExchanges(previous, { ...previous, id: 'retry' });
+    expect(d.firstDivergence).toBeNull();
+    expect(d.prefixPreserved).toBe(true);
+    expect(d.input).toMatchObject({ previousCount: 2, currentCount: 2, commonPrefix: 2, appended: { count: 0 }, removed: { count: 0 } });
+  });
+});
+
+describe('what keeps the prompt prefix', () => {
+  it('ignores every transport field: stream, store, include, generate, previous_response_id, metadata', async () => {
+    for (const [k, v] of Object.entries({
+      stream: false,
+      store: true,
+      include: [],
+      generate: false,
+      previous_response_id: 'resp_1',
+      metadata: { run: '1' },
+    })) {
+      const d = await diffOf('fallback-tool-call', (fx) => {
+        fx.request!.body[k] = v;
+      });
+      expect([k, d.fields.map((f) => f.field), d.prefixPreserved]).toEqual([k, [k], true]);
+    }
+  });
+
+  it('compares body tools of a request that opens straight with the conversation', async () => {
+    const d = await diffOf(
+      'fallback-tool-call',
+      (fx) => {
+        fx.request!.body.input.splice(0, 2);
+        fx.request!.body.tools = fx.request!.body.tools.filter((t: any) => t.name !== 'view_image');
+      },
+      (fx) => {
+        fx.request!.body.input.splice(0, 2);
+      },
+    );
+    expect(d.tools.removed.map((t) => t.key)).toEqual(['view_image']);
+    expect(d.prefixPreserved).toBe(false);
+  });
 });
