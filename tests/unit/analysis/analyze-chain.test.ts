@@ -23,6 +23,11 @@ beforeAll(async () => {
 });
 
 describe('which earlier exchange is of the same chain', () => {
+  it('never takes an exchange for its own previous one, even a copy with another start time', () => {
+    expect(isSameChain({ ...second, startedAt: second.startedAt - 1000 }, second)).toBe(false);
+    expect(previousInChain([{ ...second, startedAt: T0 }], second)).toBeNull();
+  });
+
   it('needs both to be model exchanges', () => {
     expect(isSameChain(first, second)).toBe(true);
     expect(isSameChain(first, { ...second, kind: 'other' })).toBe(false);
