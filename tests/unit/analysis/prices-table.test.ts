@@ -47,6 +47,9 @@ describe('the built-in price table', () => {
     expect(row('gpt-5-codex').longContext).toBeNull();
     expect(row('gpt-5-codex', 'priority').longContext).toBeNull();
     expect(row('gpt-5-codex').note).toBe('No cache-write price published: cache writes are billed as input.');
+    expect(row('gpt-5-codex', 'priority').note).toBe(
+      'Priority processing, as quoted in codex-protocol.md §8; the page says it excludes long context.',
+    );
   });
 
   it('says in each derived row’s note how it was derived', () => {
