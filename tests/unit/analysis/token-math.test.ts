@@ -100,3 +100,39 @@ describe('token helpers', () => {
     expect([cacheableTokens(1023), cacheableTokens(1024), cacheableTokens(1151), cacheableTokens(8259)]).toEqual([0, 1024, 1024, 8192]);
   });
 });
+
+describe('token helpers on partial usage', () => {
+  const usage = { inputTokens: 5000, cachedTokens: 4096, cacheWriteTokens: null, outputTokens: 12, reasoningTokens: 0, totalTokens: 5012 };
+
+  it('leaves uncached input unknown when input is unknown, even with a cache figure', () => {
+    expect(uncachedInput({ ...usage, inputTokens: null })).toBeNull();
+    expect(uncachedInput(usage)).toBe(904);
+    expect(uncachedInput({ ...usage, cachedTokens: null })).toBe(5000);
+  });
+
+  it('never gives negative uncached input when the cache figure exceeds the input', () => {
+    expect(uncachedInput({ ...usage, inputTokens: 100, cachedTokens: 4096 })).toBe(0);
+    expect(blendedTokens({ ...usage, inputTokens: 100, cachedTokens: 4096 })).toBe(12);
+  });
+
+  it('leaves the blended total unknown when input is unknown, though output is known', () => {
+    expect(blendedTokens({ ...usage, inputTokens: null })).toBeNull();
+    expect(blendedTokens(null)).toBeNull();
+  });
+
+  it('leaves the hit rate unknown without usage or input, and caps it at 100 %', () => {
+    expect(hitRate(null)).toBeNull();
+    expect(hitRate({ ...usage, inputTokens: null })).toBeNull();
+    expect(hitRate({ ...usage, inputTokens: 1000, cachedTokens: 1200 })).toBe(1);
+    expect(hitRate({ ...usage, inputTokens: 4096, cachedTokens: 4096 })).toBe(1);
+    expect(hitRate({ ...usage, cachedTokens: 0 })).toBe(0);
+    expect(hitRate({ ...usage, inputTokens: 1000, cachedTokens: 250 })).toBe(0.25);
+  });
+
+  it('caches nothing below 1,024 tokens and whole 128-token blocks above', () => {
+    expect(cacheableTokens(0)).toBe(0);
+    expect(cacheableTokens(1025)).toBe(1024);
+    expect(cacheableTokens(1152)).toBe(1152);
+    expect(cacheableTokens(1279)).toBe(1152);
+  });
+});
