@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['tests/unit/analysis/**/*.test.ts', 'tests/unit/capture/**/*.test.ts'],
+    // The modules are pure: sharing one module graph across files is safe and makes each run of the
+    // set about four times faster (7 s instead of 31 s here), which is what a mutant costs.
+    isolate: false,
     restoreMocks: true,
     mockReset: true,
     testTimeout: 30_000,
