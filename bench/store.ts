@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     // Two characters have no trigram: the texts are scanned (until a page and the count's cap are found).
     run('full-text search (two characters: a scan)', 50, () => store.list({ q: frag().slice(0, 2), limit: 100 }), 20);
     // A rare two-character needle is the scan's worst case: every text is read to find its few rows.
-    run('full-text search (two characters, rare: every text read)', 50, (i) => store.list({ q: `#${i % 10}`, limit: 100 }), 10);
+    run('full-text search (rare 2 chars: every text)', 50, (i) => store.list({ q: `#${i % 10}`, limit: 100 }), 10);
     run('full-text search + filter (fragment, model)', 50, (i) => store.list({ q: frag(), model: MODELS[i % 3], limit: 100 }));
     run('full-text search, sorted by cost', 50, () => store.list({ q: frag(), sort: 'cost', limit: 100 }));
     run('sort by cost', 50, () => store.list({ sort: 'cost', limit: 100 }));
