@@ -10,6 +10,9 @@ function execDescription(): string {
   return functions.tools.find((t: { name: string }) => t.name === 'exec').description;
 }
 
+/** One tool's section with its declaration fenced, as Codex writes exec's description. */
+const decl = (name: string, sig: string) => `### \`${name}\`\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${sig} };\n\`\`\``;
+
 describe('parseExecDeclarations on the real exec description', () => {
   // Parsed inside each test (not while collecting them), so mutation testing sees which tests run the code.
   const parsed = () => parseExecDeclarations(execDescription());
@@ -141,8 +144,6 @@ describe('parseExecDeclarations', () => {
   });
 
   it('calls a tool freeform only when its own name takes an `input` argument, spaces allowed', () => {
-    const decl = (name: string, sig: string) =>
-      `### \`${name}\`\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${sig} };\n\`\`\``;
     const [spaced] = parseExecDeclarations(decl('t', 't ( input :string): Promise<unknown>;'));
     const [args] = parseExecDeclarations(decl('t', 't(args: { input: string }): Promise<unknown>;'));
     const [other] = parseExecDeclarations(decl('t', 'u(input: string): Promise<unknown>;'));
@@ -151,8 +152,6 @@ describe('parseExecDeclarations', () => {
   });
 
   it('reads a tool name with regular-expression characters literally', () => {
-    const decl = (name: string, sig: string) =>
-      `### \`${name}\`\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${sig} };\n\`\`\``;
     expect(parseExecDeclarations(decl('a.b', 'a.b(input: string): Promise<unknown>;'))[0].freeform).toBe(true);
   });
 
