@@ -125,6 +125,17 @@ describe('buildSessionThreads on built summaries', () => {
     expect(session.roots[0].children[0]).toMatchObject({ nickname: 'Own', parentThreadId: 'root', spawnedBy: spawn });
   });
 
+  it('places a named v2 child only by a spawn link of its own name, not by the first link of another', () => {
+    const other = link('call_1', { namespace: 'collaboration', childAgentName: '/root/reviewer' });
+    const [session] = buildSessionThreads([
+      summary({ thread: 'root', at: 1, name: '/root', spawns: [other] }),
+      summary({ thread: 'kid', at: 2, name: '/root/greeter', role: 'subagent' }),
+    ]);
+    // No spawn names /root/greeter and no header names a parent: the thread stands as a root.
+    expect(ids(session.roots)).toEqual(['root', 'kid']);
+    expect(session.roots[1].spawnedBy).toBeNull();
+  });
+
   it('prefers the parent thread header over the spawn call', () => {
     const spawn = link('call_1', { childThreadId: 'child' });
     const [session] = buildSessionThreads([
