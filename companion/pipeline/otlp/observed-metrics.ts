@@ -17,16 +17,18 @@ import type { ExportSignalStatus } from '../../protocol/api';
  */
 export function observedMetrics(inner: PushMetricExporter, status: ExportSignalStatus, onFailure: () => void): PushMetricExporter {
   let inFlight = false;
-  const failed = (message: string) => {
+  const failed = (message: string, keepKnown = false) => {
     status.failures++;
-    status.lastError = { message: maskUrlsInText(message), at: Date.now() };
+    if (!keepKnown || !status.lastError) status.lastError = { message: maskUrlsInText(message), at: Date.now() };
     onFailure();
   };
   return {
     export(metrics: ResourceMetrics, done: (r: ExportResult) => void) {
       if (inFlight) {
+        // The round fails, but the backend's own last error (a refused connection the exporter is
+        // still retrying, say) says more than "still waiting"; that is shown only when it is all we know.
         const error = new Error('the backend has not answered the previous metrics export yet');
-        failed(error.message);
+        failed(error.message, true);
         return done({ code: ExportResultCode.FAILED, error });
       }
       inFlight = true;
