@@ -35,15 +35,20 @@ function usageOnly({ cacheMisses: _m, missCostUsd: _c, ...usage }: RollupTotals)
   return usage;
 }
 
+/** Formatters by time zone: building one costs far more than formatting with it, and this runs after every exchange. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockIn(timeZone: string): Intl.DateTimeFormat {
+  let f = clocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    clocks.set(timeZone, f);
+  }
+  return f;
+}
+
 /** Midnight of the current day in `timeZone`, as epoch milliseconds. */
 export function startOfToday(now: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(now));
+  const parts = clockIn(timeZone).formatToParts(new Date(now));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
   const sinceMidnight = ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000 + (now % 1000);
   return now - sinceMidnight;
@@ -85,8 +90,7 @@ export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports
     // Recomputed after every model exchange: read from the roll-ups the store's triggers keep,
     // a few hundred rows at most, never the day's or the session's summaries.
     live(now = Date.now()): LiveUsage {
-      // The session of the latest model exchange that has one.
-      const sessionId = store.list({ kind: 'model', limit: 50 }).items.find((s) => s.sessionId)?.sessionId ?? null;
+      const sessionId = store.latestSession();
       return {
         timeZone,
         today: usageOnly(store.usageSince(startOfToday(now, timeZone))),

@@ -43,9 +43,9 @@ export interface StoreReads {
  * The reads over a store. Bounded by the record's start: an imported record can be older than
  * the thread's latest exchanges, and its previous is the latest one before it, not the latest.
  */
-export function storeReads(store: Pick<Store, 'list' | 'get'>): StoreReads {
+export function storeReads(store: Pick<Store, 'firstPage' | 'get'>): StoreReads {
   return {
-    threadSummaries: async (threadId, until) => store.list({ thread: threadId, until, limit: 20 }).items,
+    threadSummaries: async (threadId, until) => store.firstPage({ thread: threadId, until, limit: 20 }),
     record: (id) => store.get(id),
   };
 }

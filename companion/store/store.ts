@@ -18,7 +18,7 @@ import type { Logger } from '../lib/log';
 import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
 import { commonPrefix, Items } from './sqlite/items';
-import { deflate, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
+import { deflate, deflateTransient, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
 import {
   afterSql,
   decodeCursor,
@@ -168,7 +168,7 @@ export class Store {
   /** Writes the row of an exchange that just started (status `streaming`), with its request if known. */
   begin(summary: ExchangeSummary, request: CapturedRequest | null = null): void {
     const row = { ...columnsOf(summary), ended: 0, owner_pid: process.pid, owner: this.instance };
-    const begun = request ? deflate(JSON.stringify(request)) : null;
+    const begun = request ? deflateTransient(JSON.stringify(request)) : null;
     this.push({
       id: summary.id,
       kind: 'begin',
@@ -202,7 +202,7 @@ export class Store {
     if (this.eventTimer) clearTimeout(this.eventTimer);
     this.eventTimer = null;
     for (const [id, list] of this.events) {
-      const chunk = deflate(JSON.stringify(list));
+      const chunk = deflateTransient(JSON.stringify(list));
       this.push({
         id,
         kind: 'events',
@@ -439,6 +439,36 @@ export class Store {
    */
   list(q: ListQuery): ListPage {
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
+    const { rows, hits, order } = this.pageRows(q, limit);
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    // The hits already passed every filter: a complete set is the exact count, a cut one is past the cap.
+    const matched = hits ? (hits.complete ? hits.rowids.size : this.matchCap) : this.count(q);
+    return {
+      items: page.map((r) => JSON.parse(r.summary) as ExchangeSummary),
+      nextBefore: more && order.column === 'e.id' && order.desc ? last.id : null,
+      nextCursor: more ? encodeCursor([last.k, last.id]) : null,
+      matched,
+      matchedCapped: hits !== undefined && !hits.complete,
+      stored: this.count({}),
+    };
+  }
+
+  /**
+   * The first page of a query's summaries, without the counts a page carries: the analysis asks
+   * for a thread's latest after every exchange, and counting the whole history each time would
+   * make that cost grow with it.
+   */
+  firstPage(q: ListQuery): ExchangeSummary[] {
+    const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
+    return this.pageRows(q, limit)
+      .rows.slice(0, limit)
+      .map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  }
+
+  /** A page's rows in order, one past `limit` when there are more, and the search hits behind them. */
+  private pageRows(q: ListQuery, limit: number): { rows: PageRow[]; hits: TextHits | undefined; order: ReturnType<typeof orderOf> } {
     const order = orderOf(q);
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
     const dir = order.desc ? 'DESC' : 'ASC';
@@ -465,19 +495,7 @@ export class Store {
          ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
       ).all(...f.params, ...after.params, limit + 1);
     }
-    const more = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    // The hits already passed every filter: a complete set is the exact count, a cut one is past the cap.
-    const matched = hits ? (hits.complete ? hits.rowids.size : this.matchCap) : this.count(q);
-    return {
-      items: page.map((r) => JSON.parse(r.summary) as ExchangeSummary),
-      nextBefore: more && order.column === 'e.id' && order.desc ? last.id : null,
-      nextCursor: more ? encodeCursor([last.k, last.id]) : null,
-      matched,
-      matchedCapped: hits !== undefined && !hits.complete,
-      stored: this.count({}),
-    };
+    return { rows, hits, order };
   }
 
   /**
@@ -587,6 +605,19 @@ export class Store {
     return this.reports.since(since);
   }
 
+  /**
+   * The session of the newest model exchange that has one, among the newest 50 model exchanges
+   * (the live counters' "this session"). Read from the narrow table: no summary is parsed.
+   */
+  latestSession(): string | null {
+    const f = filterSql({ kind: 'model' });
+    const row = this.stmt<{ session_key: string }>(
+      `SELECT session_key FROM (SELECT e.session_key, e.id FROM exchanges e WHERE ${f.where} ORDER BY e.id DESC LIMIT 50)
+       WHERE session_key <> '' ORDER BY id DESC LIMIT 1`,
+    ).get(...f.params);
+    return row ? row.session_key : null;
+  }
+
   /** Roll-up sums of one session (the live counters' "this session"). */
   sessionUsage(sessionId: string | null): RollupTotals {
     return this.reports.session(sessionId);
@@ -664,9 +695,10 @@ export class Store {
 
   /** Bytes the stored data takes (pages in use; free pages are given back on prune). */
   bytes(): number {
-    const pages = this.database.pragma('page_count', { simple: true }) as number;
-    const free = this.database.pragma('freelist_count', { simple: true }) as number;
-    return (pages - free) * (this.database.pragma('page_size', { simple: true }) as number);
+    // One cached statement: this runs after every drained write.
+    return this.stmt<{ n: number }>(
+      'SELECT (p.page_count - f.freelist_count) * s.page_size AS n FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s',
+    ).get()!.n;
   }
 
   /** Removes the least recently active sessions until the store fits its cap (never the newest). */

@@ -54,6 +54,14 @@ export interface PackedRecord {
 export function deflate(json: string): Buffer {
   return zlib.deflateRawSync(json);
 }
+/**
+ * For rows that live only while an exchange streams (its begun request, its event batches): they
+ * are deleted when it ends, so speed beats size. Level 1 deflates a typical request four times
+ * faster than the default level, for a blob about a fifth larger.
+ */
+export function deflateTransient(json: string): Buffer {
+  return zlib.deflateRawSync(json, { level: 1 });
+}
 const deflateAsync = promisify(zlib.deflateRaw);
 export function inflateJson<T>(buf: Buffer): T {
   return JSON.parse(zlib.inflateRawSync(buf).toString('utf8')) as T;
