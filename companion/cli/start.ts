@@ -8,6 +8,7 @@ import { COMPANION_VERSION } from '../version';
 import { maskUrl } from '../lib/url-secrets';
 import { StateDirLocked } from '../lib/state-lock';
 import { probe } from '../lib/probe';
+import { favourSmallHeaps } from '../lib/heap';
 import { UsageError } from './errors';
 import path from 'node:path';
 import { home, logLevel, parse, port, size, START, url, withDefaultWatchHome } from './options';
@@ -72,6 +73,8 @@ export async function startOrExplain(opts: CompanionOptions): Promise<Companion>
       `A codex-devtools companion (${found.version}) is already running on 127.0.0.1:${p}. Use it, or stop it first.`,
       1,
     );
+  // Before the server (and its worker) exist: their heaps are sized from the first allocation.
+  favourSmallHeaps();
   // Loaded here, not at the top: `--help` and a bad flag answer without loading the whole server.
   const { startCompanion } = await import('../server');
   try {
