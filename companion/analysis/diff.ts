@@ -98,7 +98,11 @@ function diffTools(p: RequestShape, c: RequestShape): RequestDiff['tools'] {
     const old = before.get(key);
     if (!old) added.push(t.ref);
     else {
-      const fields = changedKeys(toolSignature(old), toolSignature(t));
+      const [a, b] = [toolSignature(old), toolSignature(t)];
+      // Codex resends its tools as they were, keys in the same order: equal texts are the common
+      // case, and canonicalising every field of every tool is then wasted work.
+      if (JSON.stringify(a) === JSON.stringify(b)) continue;
+      const fields = changedKeys(a, b);
       if (fields.length > 0) changed.push({ ...t.ref, fields });
     }
   }
