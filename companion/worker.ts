@@ -97,12 +97,14 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
       log.error(`capture worker: ${m.t} failed: ${describeError(err)}`);
     }
   };
-  port.on('message', (m: ToWorker) => {
+  const receive = (m: ToWorker): void => {
+    if (m.t === 'batch') return m.messages.forEach(receive);
     if (m.t === 'history') return void answerHistory(m.n, m.op as HistoryOp, m.args);
     // Idle means no background work either: a recompute in progress is waited for.
     if (m.t === 'query' && m.q.q === 'idle') return void recompute.settled().then(() => handle(m));
     handle(m);
-  });
+  };
+  port.on('message', receive);
   const answerHistory = async (n: number, op: HistoryOp, args: unknown[]) => {
     try {
       if (closed) throw new Error('the history is closed');

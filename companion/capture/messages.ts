@@ -39,7 +39,9 @@ export type ToWorker =
   | { t: 'capturing'; on: boolean }
   | { t: 'query'; n: number; q: Query }
   /** A call of one history operation (pipeline/history.ts), answered by `answer`. */
-  | { t: 'history'; n: number; op: string; args: unknown[] };
+  | { t: 'history'; n: number; op: string; args: unknown[] }
+  /** What one turn of the main thread's loop sent, in order, as one message (pipeline/host.ts). */
+  | { t: 'batch'; messages: ToWorker[] };
 
 export type Query = { q: 'record'; id: string } | { q: 'idle' };
 

@@ -28,9 +28,11 @@ export type Sink = (m: FromWorker) => unknown;
 export class CaptureHost {
   readonly channel: CaptureChannel;
   private worker: Worker | null = null;
-  private inline: { post: (m: ToWorker, transfer?: ArrayBuffer[]) => void } | null = null;
+  private inline: { postMessage: (m: ToWorker, transfer?: ArrayBuffer[]) => void } | null = null;
   private starting = false;
   private backlog: [ToWorker, ArrayBuffer[] | undefined][] = [];
+  /** Messages of this turn of the loop, not posted yet (see flush). */
+  private outbox: [ToWorker, ArrayBuffer[] | undefined][] = [];
   private chain: Promise<unknown> = Promise.resolve();
   private nextQuery = 1;
   private readonly queries = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; history: boolean }>();
@@ -51,10 +53,32 @@ export class CaptureHost {
 
   private post(m: ToWorker, transfer?: ArrayBuffer[]): void {
     if (this.closed) return;
-    if (this.worker) return this.worker.postMessage(m, transfer);
-    if (this.inline) return this.inline.post(m, transfer);
+    if (this.worker || this.inline) {
+      this.outbox.push([m, transfer]);
+      if (this.outbox.length === 1) setImmediate(() => this.flush());
+      return;
+    }
     this.backlog.push([m, transfer]);
     if (!this.starting) void this.start();
+  }
+
+  /**
+   * Sends this turn's messages as one. A streamed answer arrives in many small chunks, each with
+   * a message or more; posting each alone cost the forwarding thread more than copying its bytes.
+   * Flushed once the loop has handled what the sockets brought, so a message waits microseconds.
+   */
+  private flush(): void {
+    const out = this.outbox;
+    this.outbox = [];
+    if (out.length === 0 || this.closed) return;
+    const target = this.worker ?? this.inline;
+    // The worker exited since: these wait for the next one, as any message would.
+    if (!target) return void out.forEach(([m, t]) => this.post(m, t));
+    if (out.length === 1) return target.postMessage(out[0][0], out[0][1]);
+    target.postMessage(
+      { t: 'batch', messages: out.map(([m]) => m) },
+      out.flatMap(([, t]) => t ?? []),
+    );
   }
 
   private async start(): Promise<void> {
@@ -93,7 +117,7 @@ export class CaptureHost {
         port2.unref();
         const { serve } = await import('../worker');
         await serve(port2, this.config);
-        this.inline = { post: (m, transfer) => port1.postMessage(m, transfer) };
+        this.inline = { postMessage: (m, transfer) => port1.postMessage(m, transfer) };
         this.inlinePorts = [port1, port2];
       }
     } catch (err) {

@@ -1,0 +1,119 @@
+/**
+ * The main thread's end of the capture worker sends what one turn of its loop captured as one
+ * message: a streamed answer arrives in many small chunks, and a postMessage per chunk cost the
+ * forwarding thread more than copying the bytes. Order and bytes must survive the batching.
+ */
+import fs from 'node:fs';
+import { MessagePort } from 'node:worker_threads';
+import { afterEach, expect, it, vi } from 'vitest';
+import { CaptureHost } from '../../../companion/pipeline/host';
+import type { FromWorker, ToWorker } from '../../../companion/capture/messages';
+import type { ExchangeRecord } from '../../../companion/protocol/exchange';
+import { createLogger } from '../../../companion/lib/log';
+import { tempHome } from '../../support/companion';
+import { DEFAULT_ROUTE } from '../../support/flows';
+import { encodeSse, message, response } from '../../support/sse';
+
+const homes: string[] = [];
+const hosts: CaptureHost[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close(1000);
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+
+/** Main thread → worker messages have these types; the worker's answers have others. */
+const TO_WORKER = new Set<string>([
+  'open',
+  'reqChunk',
+  'reqEnd',
+  'head',
+  'chunk',
+  'incomplete',
+  'end',
+  'fail',
+  'capturing',
+  'query',
+  'history',
+  'batch',
+]);
+
+function startHost(): { host: CaptureHost; seen: FromWorker[] } {
+  const home = tempHome('codex-devtools-host-');
+  homes.push(home);
+  const seen: FromWorker[] = [];
+  const config = {
+    home,
+    maxCaptureBytes: 1 << 24,
+    configuredWindows: {},
+    capturing: true,
+    logLevel: 'warn',
+    addonModules: [],
+    maxStoreBytes: 1 << 30,
+    announceImports: false,
+  };
+  const host = new CaptureHost(config, (m) => void seen.push(m), createLogger('silent'), 'inline', 1 << 24);
+  hosts.push(host);
+  return { host, seen };
+}
+
+/** One exchange's capture calls, all in the same turn of the loop, as the forward path makes them. */
+function captureExchange(host: CaptureHost, body: Buffer, sse: Buffer): string {
+  const c = host.channel.open({
+    transport: 'http',
+    method: 'POST',
+    path: '/v1/responses',
+    query: '',
+    upstreamUrl: `${DEFAULT_ROUTE.upstream}/responses`,
+    requestHeaders: [['content-type', 'application/json']],
+    route: DEFAULT_ROUTE,
+  });
+  for (let at = 0; at < body.length; at += 100) c.requestChunk(body.subarray(at, at + 100));
+  c.requestEnd();
+  c.head(200, [['content-type', 'text/event-stream']], Date.now());
+  for (let at = 0; at < sse.length; at += 64) c.chunk(sse.subarray(at, at + 64));
+  c.end();
+  return c.id;
+}
+
+it("posts one turn's capture messages as one batch, in order, and the worker stores the exchange whole", async () => {
+  const { host, seen } = startHost();
+  // The worker starts on the first message; a history call waits for it.
+  await host.history('stats', []);
+  const posted = vi.spyOn(MessagePort.prototype, 'postMessage');
+  const body = Buffer.from(
+    JSON.stringify({
+      model: 'gpt-5.5',
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+      stream: true,
+    }),
+  );
+  const text = 'An answer streamed in many small chunks. '.repeat(10);
+  const sse = Buffer.from(encodeSse(response([message(text, { pieces: 40 })])));
+  const id = captureExchange(host, body, sse);
+  await new Promise((r) => setImmediate(r));
+  const toWorker = posted.mock.calls.map(([m]) => m as ToWorker).filter((m) => TO_WORKER.has(m.t));
+  expect(toWorker).toHaveLength(1);
+  const batch = toWorker[0];
+  if (batch.t !== 'batch') throw new Error(`expected a batch, got ${batch.t}`);
+  const kinds = batch.messages.map((m) => m.t);
+  const requestChunks = Math.ceil(body.length / 100);
+  const responseChunks = Math.ceil(sse.length / 64);
+  expect(kinds).toEqual([
+    'open',
+    ...Array<string>(requestChunks).fill('reqChunk'),
+    'reqEnd',
+    'head',
+    ...Array<string>(responseChunks).fill('chunk'),
+    'end',
+  ]);
+  // Every chunk's buffer moved with the one message, none copied again.
+  expect(posted.mock.calls.find(([m]) => (m as ToWorker).t === 'batch')?.[1]).toHaveLength(requestChunks + responseChunks);
+  posted.mockRestore();
+  for (const until = Date.now() + 10_000; !seen.some((m) => m.t === 'analysed' && m.id === id) && Date.now() < until;)
+    await new Promise((r) => setTimeout(r, 20));
+  const record = (await host.history('get', [id])) as ExchangeRecord;
+  expect(record.request.bodyBytes).toBe(body.length);
+  expect(record.request.body).toEqual(JSON.parse(body.toString()));
+  expect(record.status).toBe('completed');
+  expect(record.response.output).toMatchObject([{ type: 'message', content: [{ type: 'output_text', text }] }]);
+});
