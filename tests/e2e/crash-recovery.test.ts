@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DB_FILE } from '../../companion/store/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { message, response } from '../support/sse';
@@ -81,6 +84,16 @@ describe('a companion killed with SIGKILL', () => {
       }),
     });
     await nextChunk(res);
+    // Its start is on disk before the kill: the worker writes it moments after it has the request,
+    // and that can come after the first bytes reached Codex (one killed sooner is lost; README).
+    const db = new Database(path.join(home, DB_FILE), { readonly: true });
+    try {
+      await expect
+        .poll(() => (db.prepare('SELECT count(*) AS n FROM exchanges WHERE ended = 0').get() as { n: number }).n, { timeout: 10_000 })
+        .toBe(1);
+    } finally {
+      db.close();
+    }
     first.child.kill('SIGKILL');
     await first.exited;
     res.destroy();
