@@ -282,10 +282,13 @@ describe('OTLP export to an endpoint where nothing listens', () => {
     expect(r.run.exitCode).toBe(0);
     expect(r.run.tokensUsed).toBe(UsageResponseSchema.parse(await api(r, '/usage')).codexTokensUsed);
     const status = async () => StatusResponseSchema.parse(await api(r, '/status')).export!;
+    // A metrics round that finds the first still retrying fails as "not answered yet" before the
+    // refused connection itself is known; the refusal is what both signals end up reporting.
+    const refused = (e: { message: string } | null | undefined) => /ECONNREFUSED/.test(e?.message ?? '');
     await until(async () => {
       const s = await status();
-      return s.traces!.failures >= 1 && s.metrics!.failures >= 1;
-    }, 'reported failures');
+      return s.traces!.failures >= 1 && s.metrics!.failures >= 1 && refused(s.traces!.lastError) && refused(s.metrics!.lastError);
+    }, 'the refused connection reported for both signals');
     const s = await status();
     expect(s.traces!.lastError!.message).toMatch(/ECONNREFUSED/);
     expect(s.traces!.retryAt).not.toBeNull();
