@@ -9,6 +9,7 @@ import type { ExchangeSummary } from './protocol/exchange';
 import type { LiveUsage } from './protocol/live';
 import type { Store } from './store/store';
 import type { RollupTotals } from './store/sqlite/measures';
+import { startOfToday } from './store/sqlite/time-zone';
 import type { UsageRollup } from './protocol/analysis';
 
 /** The user's own time zone: "today" and daily totals follow the clock on their wall. */
@@ -33,25 +34,6 @@ function select(store: Store, q: UsageQuery): ExchangeSummary[] {
 /** The usage part of roll-up totals (the live counters carry no cache-miss sums). */
 function usageOnly({ cacheMisses: _m, missCostUsd: _c, ...usage }: RollupTotals): UsageRollup {
   return usage;
-}
-
-/** Formatters by time zone: building one costs far more than formatting with it, and this runs after every exchange. */
-const clocks = new Map<string, Intl.DateTimeFormat>();
-function clockIn(timeZone: string): Intl.DateTimeFormat {
-  let f = clocks.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    clocks.set(timeZone, f);
-  }
-  return f;
-}
-
-/** Midnight of the current day in `timeZone`, as epoch milliseconds. */
-export function startOfToday(now: number, timeZone: string): number {
-  const parts = clockIn(timeZone).formatToParts(new Date(now));
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  const sinceMidnight = ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000 + (now % 1000);
-  return now - sinceMidnight;
 }
 
 /** One session's report from its model exchanges, oldest first. */

@@ -78,6 +78,14 @@ function offsetAt(t: number, timeZone: string): number {
   return local - (t - (t % 60_000));
 }
 
+const DAY = 24 * HOUR;
+
+/** Midnight of the current day in `timeZone` by its wall clock, as epoch milliseconds. */
+export function startOfToday(now: number, timeZone: string): number {
+  const local = now + offsetAt(now, timeZone);
+  return now - (((local % DAY) + DAY) % DAY);
+}
+
 /** Where local day `day` begins and ends (the next day's start), in epoch ms. */
 export function dayBounds(day: string, timeZone: string): { since: number; until: number } {
   const [y, m, d] = day.split('-').map(Number);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dayBounds, dayReader, localDay } from '../../../companion/store/sqlite/time-zone';
+import { dayBounds, dayReader, localDay, startOfToday } from '../../../companion/store/sqlite/time-zone';
 
 const ZONES = [
   'UTC',
@@ -36,6 +36,18 @@ describe('local days in IANA zones', () => {
         expect(localDay(until - 60_000, zone)).toBe(day);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("gives today's start to the millisecond on every day without a clock change (property)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), instant, (zone, t) => {
+        const { since, until } = dayBounds(localDay(t, zone), zone);
+        // On a day the clocks change, the wall clock's midnight is not the day's first instant.
+        fc.pre(until - since === 86_400_000);
+        expect(startOfToday(t, zone)).toBe(since);
+      }),
+      { numRuns: 300 },
     );
   });
 });
