@@ -141,7 +141,7 @@ export class Store {
     configure(this.database);
     migrate(this.database, opts.home);
     this.items = new Items(this.database);
-    this.reports = new Reports(this.database);
+    this.reports = new Reports(this.database, (sql) => this.stmt(sql));
     this.writes = new WriteQueue(
       opts.log,
       opts.retryDelayMs ?? RETRY_DELAY_MS,
@@ -438,8 +438,7 @@ export class Store {
    * with `matchedCapped` (sqlite/search.ts); a page is exact either way.
    */
   list(q: ListQuery): ListPage {
-    const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
-    const { rows, hits, order } = this.pageRows(q, limit);
+    const { rows, hits, order, limit } = this.pageRows(q);
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -461,14 +460,13 @@ export class Store {
    * make that cost grow with it.
    */
   firstPage(q: ListQuery): ExchangeSummary[] {
-    const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
-    return this.pageRows(q, limit)
-      .rows.slice(0, limit)
-      .map((r) => JSON.parse(r.summary) as ExchangeSummary);
+    const { rows, limit } = this.pageRows(q);
+    return rows.slice(0, limit).map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
 
-  /** A page's rows in order, one past `limit` when there are more, and the search hits behind them. */
-  private pageRows(q: ListQuery, limit: number): { rows: PageRow[]; hits: TextHits | undefined; order: ReturnType<typeof orderOf> } {
+  /** A page's rows in order, one past its `limit` when there are more, and the search hits behind them. */
+  private pageRows(q: ListQuery): { rows: PageRow[]; hits: TextHits | undefined; order: ReturnType<typeof orderOf>; limit: number } {
+    const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
     const order = orderOf(q);
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);
     const dir = order.desc ? 'DESC' : 'ASC';
@@ -495,7 +493,7 @@ export class Store {
          ) p JOIN bodies b ON b.rowid = p.rid ORDER BY ${by}`,
       ).all(...f.params, ...after.params, limit + 1);
     }
-    return { rows, hits, order };
+    return { rows, hits, order, limit };
   }
 
   /**

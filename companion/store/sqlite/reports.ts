@@ -72,11 +72,12 @@ function measures(row: MeasureRow): Measures {
 
 export class Reports {
   private readonly readers = new Map<string, (t: number) => string>();
-  // The live counters' two reads run after every model exchange: prepared once.
-  private sinceStmt: Database.Statement<unknown[], MeasureRow> | null = null;
-  private sessionStmt: Database.Statement<unknown[], MeasureRow> | null = null;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** The store's cache of prepared statements: the live counters' reads run after every model exchange. */
+    private readonly prepared: <R>(sql: string) => Database.Statement<unknown[], R>,
+  ) {
     // Days are summed in SQL: materialising every bucket's row in JavaScript costs far more.
     db.function('local_day', { deterministic: true }, (t: unknown, zone: unknown) => {
       const z = String(zone);
@@ -180,14 +181,14 @@ export class Reports {
 
   /** Sums of the exchanges started at or after `since`, a day's start in some zone (so a bucket's start). */
   since(since: number): RollupTotals {
-    this.sinceStmt ??= this.db.prepare<unknown[], MeasureRow>(`SELECT ${sums} FROM bucket_totals WHERE bucket >= ?`);
-    return totalsOf(measures(this.sinceStmt.get(bucketOf(since))!));
+    return totalsOf(measures(this.prepared<MeasureRow>(`SELECT ${sums} FROM bucket_totals WHERE bucket >= ?`).get(bucketOf(since))!));
   }
 
   /** Sums of one session, from its row of the `sessions` table. */
   session(sessionId: string | null): RollupTotals {
-    this.sessionStmt ??= this.db.prepare<unknown[], MeasureRow>(`SELECT ${MEASURE_NAMES.join(', ')} FROM sessions WHERE session_key = ?`);
-    const row = this.sessionStmt.get(sessionKey(sessionId));
+    const row = this.prepared<MeasureRow>(`SELECT ${MEASURE_NAMES.join(', ')} FROM sessions WHERE session_key = ?`).get(
+      sessionKey(sessionId),
+    );
     return totalsOf(row ? measures(row) : zeroMeasures());
   }
 
