@@ -28,7 +28,7 @@ import { createWsRelay } from './proxy/ws-relay';
 import { detectAuth } from './proxy/route';
 import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
-import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
+import { createUpstreamClient, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { COMPANION_VERSION } from './version';
 import { historyClient, Mirror } from './pipeline/history-client';
 import type { HistoryMirror } from './pipeline/history';
@@ -237,7 +237,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     exportStatus,
   };
 
-  const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
+  const upstream = createUpstreamClient({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
   const router = createRouter({
     apiUpstream: opts.apiUpstream ?? DEFAULT_API_UPSTREAM,
     chatgptUpstream: opts.chatgptUpstream ?? DEFAULT_CHATGPT_UPSTREAM,
@@ -247,7 +247,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     api: buildApi(ctx),
     forward: {
       router,
-      dispatcher,
+      upstream,
       channel,
       log,
       capturing: () => !capture.paused,
@@ -345,7 +345,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     // Capture gets as long again to store what it has; a stuck capture never holds up the exit.
     await Promise.race([captureHost.idle(), new Promise((r) => setTimeout(r, opts.drainMs ?? 5000).unref())]);
     await exporter?.shutdown();
-    await dispatcher.close();
+    upstream.close();
     await captureHost.close(opts.drainMs ?? 5000);
     lock.release();
   };

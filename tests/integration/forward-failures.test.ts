@@ -1,9 +1,10 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { startTestCompanion } from '../support/companion';
 import { encodeSse, message, response } from '../support/sse';
-import { rawRequest } from '../support/http';
+import { openRequest, rawRequest } from '../support/http';
 import { fakeKey } from '../support/keys';
 import { freePort } from '../support/ports';
 
@@ -71,6 +72,66 @@ describe('forwarding when things go wrong', () => {
     } finally {
       await c.dispose();
       await hanging.close();
+    }
+  });
+
+  it('cuts a response the upstream falls silent on for longer than the body timeout, and records why', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const silent = await startFakeUpstream({
+      scenario: () => ({
+        kind: 'sse',
+        events: response([message('stalls')]),
+        chunking: 'per-event',
+        hold: { beforeChunk: 2, until: held },
+      }),
+    });
+    const c = await startTestCompanion({ apiUpstream: silent.baseUrl, timeouts: { bodyTimeoutMs: 300 } });
+    try {
+      const { res } = await openRequest(`${c.url}/v1/responses`, { headers: auth, body: '{}' });
+      res.on('error', () => {}); // the cut arrives as an error on Codex's side
+      res.resume();
+      await new Promise((r) => res.on('close', r));
+      expect(res.complete).toBe(false);
+      await expect.poll(() => silent.requests[0]?.aborted, { timeout: 5000 }).toBe(true);
+      await c.idle();
+      const [s] = (await c.store.list({})).items;
+      expect(s).toMatchObject({ status: 'failed', error: { code: 'stream_truncated' } });
+      expect(s.error?.message).toContain('no body bytes within 300 ms');
+    } finally {
+      release();
+      await c.dispose();
+      await silent.close();
+    }
+  });
+
+  it('cancels the upstream request when Codex goes away while still sending its body, and records the exchange as aborted', async () => {
+    let received = 0;
+    let upstreamCut!: () => void;
+    const cut = new Promise<void>((r) => (upstreamCut = r));
+    // Answers only once the whole body is in, which never happens here.
+    const slow = http.createServer((req, res) => {
+      req.on('data', (d: Buffer) => (received += d.length));
+      req.on('close', () => !req.complete && upstreamCut());
+      req.on('end', () => res.end('{}'));
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const c = await startTestCompanion({ apiUpstream: `http://127.0.0.1:${(slow.address() as net.AddressInfo).port}/v1` });
+    try {
+      const req = http.request(`${c.url}/v1/responses`, { method: 'POST', headers: { ...auth, 'content-length': '100000' } });
+      req.on('error', () => {});
+      req.write(Buffer.alloc(1000, 'a'));
+      // The first part of the body is upstream before the rest exists: it streams, it is not held.
+      await expect.poll(() => received, { timeout: 5000 }).toBe(1000);
+      req.destroy();
+      await cut;
+      await c.idle();
+      const [s] = (await c.store.list({})).items;
+      expect(s).toMatchObject({ status: 'aborted', error: { code: 'client_aborted' } });
+    } finally {
+      await c.dispose();
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
     }
   });
 
