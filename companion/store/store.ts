@@ -18,7 +18,16 @@ import type { Logger } from '../lib/log';
 import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
 import { commonPrefix, Items } from './sqlite/items';
-import { deflate, deflateTransient, inflateJson, packRecord, unpackRecord, type PackedRecord, type StoredBody } from './sqlite/pack';
+import {
+  deflate,
+  inflateJson,
+  packRecord,
+  readTransient,
+  transientJson,
+  unpackRecord,
+  type PackedRecord,
+  type StoredBody,
+} from './sqlite/pack';
 import {
   afterSql,
   decodeCursor,
@@ -168,7 +177,7 @@ export class Store {
   /** Writes the row of an exchange that just started (status `streaming`), with its request if known. */
   begin(summary: ExchangeSummary, request: CapturedRequest | null = null): void {
     const row = { ...columnsOf(summary), ended: 0, owner_pid: process.pid, owner: this.instance };
-    const begun = request ? deflateTransient(JSON.stringify(request)) : null;
+    const begun = request ? transientJson(request) : null;
     this.push({
       id: summary.id,
       kind: 'begin',
@@ -202,7 +211,7 @@ export class Store {
     if (this.eventTimer) clearTimeout(this.eventTimer);
     this.eventTimer = null;
     for (const [id, list] of this.events) {
-      const chunk = deflateTransient(JSON.stringify(list));
+      const chunk = transientJson(list);
       this.push({
         id,
         kind: 'events',
@@ -375,9 +384,9 @@ export class Store {
   }
 
   private eventsOf(id: string): StreamEvent[] {
-    return this.stmt<{ chunk: Buffer }>('SELECT chunk FROM exchange_events WHERE exchange_id = ? ORDER BY rowid')
+    return this.stmt<{ chunk: string | Buffer }>('SELECT chunk FROM exchange_events WHERE exchange_id = ? ORDER BY rowid')
       .all(id)
-      .flatMap((r) => inflateJson<StreamEvent[]>(r.chunk));
+      .flatMap((r) => readTransient<StreamEvent[]>(r.chunk));
   }
 
   // ——— reading ———
@@ -563,13 +572,13 @@ export class Store {
   async get(id: string): Promise<ExchangeRecord | null> {
     const m = this.memory.get(id);
     if (m?.record) return m.record;
-    const row = this.stmt<{ summary: string; payload: Buffer | null; analysis: Buffer | null; begun: Buffer | null }>(
+    const row = this.stmt<{ summary: string; payload: Buffer | null; analysis: Buffer | null; begun: string | Buffer | null }>(
       'SELECT b.summary, b.payload, b.analysis, b.begun FROM exchanges e JOIN bodies b ON b.rowid = e.rowid WHERE e.id = ?',
     ).get(id);
     if (!row) return null;
     const summary = JSON.parse(row.summary) as ExchangeSummary;
     if (!row.payload) {
-      const request = row.begun ? inflateJson<CapturedRequest>(row.begun) : null;
+      const request = row.begun ? readTransient<CapturedRequest>(row.begun) : null;
       return abortedRecord(summary, request, this.eventsOf(id));
     }
     const body = inflateJson<StoredBody>(row.payload);

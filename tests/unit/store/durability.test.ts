@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord, StreamEvent } from '../../../companion/protocol/exchange';
 import { summaryOf } from '../../../companion/store/codec';
-import { EVENT_FLUSH_MS, Store } from '../../../companion/store/store';
+import { DB_FILE, EVENT_FLUSH_MS, Store } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
 
@@ -51,6 +53,26 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
     // Recovered once: a later open leaves it as it is.
     reopened.close();
     expect((await openStore(h).get(record.id))?.status).toBe('aborted');
+  });
+
+  it('keeps the streaming rows as plain JSON, and still reads the deflated ones an earlier build left', async () => {
+    const h = homes();
+    const { record, events } = await started();
+    const first = Store.open({ home: h, log });
+    first.begin(streaming(record), record.request);
+    first.appendEvents(record.id, events.slice(0, 3));
+    first.close();
+    const db = new Database(path.join(h, DB_FILE));
+    const types = db.prepare('SELECT typeof(b.begun) AS begun, (SELECT typeof(chunk) FROM exchange_events) AS chunk FROM bodies b').get();
+    expect(types).toEqual({ begun: 'text', chunk: 'text' });
+    // What an earlier build wrote: the same rows, deflated.
+    const deflated = (json: string) => zlib.deflateRawSync(json, { level: 1 });
+    db.prepare('UPDATE bodies SET begun = ?').run(deflated(JSON.stringify(record.request)));
+    db.prepare('UPDATE exchange_events SET chunk = ?').run(deflated(JSON.stringify(events.slice(0, 3))));
+    db.close();
+    const got = await openStore(h).get(record.id);
+    expect(got?.request).toEqual(record.request);
+    expect(got?.response.events).toEqual(events.slice(0, 3));
   });
 
   it('writes batched events within the flush window, and drops them once the exchange ends', async () => {
