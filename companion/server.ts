@@ -28,7 +28,7 @@ import { createWsRelay } from './proxy/ws-relay';
 import { detectAuth } from './proxy/route';
 import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
-import { createUpstreamClient, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
+import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamClientOptions } from './proxy/upstream-client';
 import { COMPANION_VERSION } from './version';
 import { historyClient, Mirror } from './pipeline/history-client';
 import type { HistoryMirror } from './pipeline/history';
@@ -237,7 +237,8 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     exportStatus,
   };
 
-  const upstream = createUpstreamClient({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts, env: opts.env });
+  const timeouts = { ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts };
+  const dispatcher = createDispatcher({ ...timeouts, env: opts.env });
   const router = createRouter({
     apiUpstream: opts.apiUpstream ?? DEFAULT_API_UPSTREAM,
     chatgptUpstream: opts.chatgptUpstream ?? DEFAULT_CHATGPT_UPSTREAM,
@@ -247,11 +248,12 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     api: buildApi(ctx),
     forward: {
       router,
-      upstream,
+      dispatcher,
       channel,
       log,
       capturing: () => !capture.paused,
       shuttingDown: () => closing !== null,
+      bodyTimeoutMs: timeouts.bodyTimeoutMs,
     },
   });
 
@@ -345,7 +347,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     // Capture gets as long again to store what it has; a stuck capture never holds up the exit.
     await Promise.race([captureHost.idle(), new Promise((r) => setTimeout(r, opts.drainMs ?? 5000).unref())]);
     await exporter?.shutdown();
-    upstream.close();
+    await dispatcher.close();
     await captureHost.close(opts.drainMs ?? 5000);
     lock.release();
   };

@@ -22,18 +22,11 @@ export function headerPairs(headers: Headers): HeaderPairs {
   return out;
 }
 
-/** Lower-cased name/value pairs from Node-style headers (`IncomingMessage.headers`), repeated headers kept. */
+/** Lower-cased name/value pairs from Node-style headers (`IncomingMessage`, undici), repeated headers kept. */
 export function headerPairsOf(h: Record<string, string | string[] | undefined>): HeaderPairs {
   const out: HeaderPairs = [];
   for (const [k, v] of Object.entries(h))
     for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.push([k.toLowerCase(), one]);
-  return out;
-}
-
-/** Lower-cased name/value pairs from `rawHeaders`, as they came on the wire: repeats and order kept. */
-export function rawHeaderPairs(raw: string[]): HeaderPairs {
-  const out: HeaderPairs = [];
-  for (let i = 0; i < raw.length; i += 2) out.push([raw[i].toLowerCase(), raw[i + 1]]);
   return out;
 }
 

@@ -6,28 +6,30 @@
  * and nothing it does can fail the forward. A profile's model override is the one case that
  * buffers the request body, since it rewrites it.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { request as upstreamRequest, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import type { ExchangeError } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
 import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from '../http/decode';
 import { openAiErrorBody } from './errors';
-import { rawHeaderPairs, withoutHopByHop, type HeaderPairs } from '../http/headers';
+import { headerPairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import type { RouteOk, Router } from './route';
-import { UpstreamTimeout, type UpstreamClient } from './upstream-client';
 
 export interface ForwardDeps {
   router: Router;
-  upstream: UpstreamClient;
+  dispatcher: Dispatcher;
   channel: CaptureChannel;
   log: Logger;
   /** While paused, requests are forwarded but not recorded. */
   capturing(): boolean;
   /** Streams cut by shutdown say so in their record. */
   shuttingDown(): boolean;
+  /** The dispatcher's longest silence between body chunks, named when it cuts a response. */
+  bodyTimeoutMs: number;
 }
 
 /** Node's own request and response behind Hono's context (@hono/node-server). */
@@ -45,21 +47,15 @@ export function proxySuffix(pathname: string): string {
   return pathname.replace(/^\/v1(?=\/|$)/, '') || '/';
 }
 
-function flatHeaders(pairs: HeaderPairs): string[] {
-  return pairs.flatMap(([k, v]) => [k, v]);
+/** Lower-cased name/value pairs as they came on the wire, repeats and order kept. */
+function rawPairs(raw: string[]): HeaderPairs {
+  const out: HeaderPairs = [];
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i].toLowerCase(), raw[i + 1]]);
+  return out;
 }
 
-/**
- * Headers for Node's client, order and repeats kept (a repeated name becomes an array, which
- * Node writes as one line per value). Not the flat array form: with it Node adds no `Host`.
- */
-function requestHeaders(pairs: HeaderPairs): OutgoingHttpHeaders {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of pairs) {
-    const had = out[k];
-    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
-  }
-  return out;
+function flatHeaders(pairs: HeaderPairs): string[] {
+  return pairs.flatMap(([k, v]) => [k, v]);
 }
 
 /** Applies a profile's model override; the body then no longer matches what Codex sent, by the user's choice. */
@@ -76,10 +72,13 @@ function overrideModel(raw: Uint8Array, encodingHeader: string | null, model: st
 }
 
 /** Errors of a connection the upstream accepted and then closed or reset before its answer began. */
-const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE']);
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 function upstreamFailure(err: unknown, upstream: string): { status: number; type: string; message: string } {
-  const timeout = err instanceof UpstreamTimeout;
+  const timeout =
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.ConnectTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError;
   const code = (err as { code?: unknown } | null)?.code;
   // Reached, then dropped: a crashed or overloaded upstream, not a wrong address.
   const closed = !timeout && typeof code === 'string' && CLOSED_CODES.has(code);
@@ -110,10 +109,36 @@ async function readAll(incoming: IncomingMessage, capture: HttpCapture | null): 
   return Buffer.concat(parts);
 }
 
+/** The request body as it arrives, copied to capture on its way upstream. */
+async function* tapped(incoming: IncomingMessage, capture: HttpCapture | null): AsyncGenerator<Buffer> {
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    capture?.requestChunk(chunk);
+    yield chunk;
+  }
+  capture?.requestEnd();
+}
+
 function writeError(out: ServerResponse, status: number, type: string, message: string, code: string): void {
   if (out.headersSent) return void out.destroy();
   out.writeHead(status, { 'content-type': 'application/json', 'x-codex-devtools-error': type });
   out.end(openAiErrorBody(type, message, code));
+}
+
+/** Why an exchange was cut before its response ended, by whom: the companion's shutdown, or Codex. */
+function cutShort(deps: ForwardDeps, answered: boolean): ExchangeError {
+  if (deps.shuttingDown())
+    return {
+      code: 'shutdown',
+      message: `the companion shut down before the ${answered ? 'response ended' : 'upstream answered'}; the upstream request was cancelled`,
+      upstreamCode: null,
+    };
+  return {
+    code: 'client_aborted',
+    message: answered
+      ? 'Codex closed the connection before the response ended; the upstream request was cancelled'
+      : 'Codex closed the connection before the upstream answered',
+    upstreamCode: null,
+  };
 }
 
 export function createForwardHandler(deps: ForwardDeps) {
@@ -121,7 +146,7 @@ export function createForwardHandler(deps: ForwardDeps) {
     const { incoming, outgoing } = c.env as NodeBindings;
     const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const suffix = proxySuffix(url.pathname);
-    const inHeaders = rawHeaderPairs(incoming.rawHeaders);
+    const inHeaders = rawPairs(incoming.rawHeaders);
     const decision = deps.router.resolve({ headers: inHeaders, suffix, query: url.search });
     const capture = deps.capturing()
       ? deps.channel.open({
@@ -159,139 +184,120 @@ export function createForwardHandler(deps: ForwardDeps) {
   };
 }
 
-/** Why a response was cut before its end, by whom. */
-function cutShort(deps: ForwardDeps): ExchangeError {
-  return deps.shuttingDown()
-    ? {
-        code: 'shutdown',
-        message: 'the companion shut down before the response ended; the upstream request was cancelled',
-        upstreamCode: null,
-      }
-    : {
-        code: 'client_aborted',
-        message: 'Codex closed the connection before the response ended; the upstream request was cancelled',
-        upstreamCode: null,
-      };
-}
-
-const CODEX_LEFT_EARLY: ExchangeError = {
-  code: 'client_aborted',
-  message: 'Codex closed the connection before the upstream answered',
-  upstreamCode: null,
-};
-
-const sendingAborted = (why: string): ExchangeError => ({
-  code: 'client_aborted',
-  message: `Codex closed the connection while sending the request (${why})`,
-  upstreamCode: null,
-});
-
 async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerResponse, decision: RouteOk, capture: HttpCapture | null) {
-  const method = incoming.method ?? 'GET';
+  const method = (incoming.method ?? 'GET') as Dispatcher.HttpMethod;
+  const abort = new AbortController();
+  let codexLeft = false;
+  // Codex went away (before or during the response): the upstream request is cancelled.
+  out.on('close', () => {
+    if (out.writableFinished) return;
+    codexLeft = true;
+    abort.abort(new Error('Codex closed the connection'));
+  });
+
   let drop = ['host'];
-  let whole: Buffer | null = null;
-  const streamed = hasBody(incoming) && !decision.modelOverride;
+  let body: Buffer | AsyncIterable<Buffer> | undefined;
   if (!hasBody(incoming)) {
     capture?.requestEnd();
   } else if (decision.modelOverride) {
+    let raw: Buffer;
     try {
-      whole = await readAll(incoming, capture);
+      raw = await readAll(incoming, capture);
     } catch (err) {
-      capture?.fail('aborted', sendingAborted(describeError(err)));
+      capture?.fail('aborted', {
+        code: 'client_aborted',
+        message: `Codex closed the connection while sending the request (${describeError(err)})`,
+        upstreamCode: null,
+      });
       return void out.destroy();
     }
-    const o = overrideModel(whole, incoming.headers['content-encoding'] ?? null, decision.modelOverride);
+    body = raw;
+    const o = overrideModel(raw, incoming.headers['content-encoding'] ?? null, decision.modelOverride);
     if (o) {
-      whole = Buffer.from(o.body);
+      body = Buffer.from(o.body);
       drop = [...drop, 'content-length', ...(o.dropEncoding ? ['content-encoding'] : [])];
     }
+  } else {
+    body = tapped(incoming, capture);
   }
 
-  // One outcome per exchange: the first of answered, failed or cut wins.
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await upstreamRequest(decision.url, {
+      method,
+      headers: flatHeaders(withoutHopByHop(decision.headers, drop)),
+      // undici streams any async iterable (core/request.js, isIterable); its types list only Readable.
+      body: body as Buffer | undefined,
+      dispatcher: deps.dispatcher,
+      signal: abort.signal,
+    });
+  } catch (err) {
+    if (codexLeft) {
+      capture?.fail('aborted', cutShort(deps, false));
+      return;
+    }
+    if (incoming.errored || (!incoming.complete && incoming.destroyed)) {
+      capture?.fail('aborted', {
+        code: 'client_aborted',
+        message: `Codex closed the connection while sending the request (${describeError(err)})`,
+        upstreamCode: null,
+      });
+      return void out.destroy();
+    }
+    const f = upstreamFailure(err, decision.route.upstream);
+    deps.log.warn(f.message);
+    capture?.fail('upstream_error', { code: f.type, message: f.message, upstreamCode: null });
+    return writeError(out, f.status, f.type, f.message, 'codex_devtools_upstream');
+  }
+
+  const pairs = headerPairsOf(res.headers);
+  capture?.head(res.statusCode, pairs, Date.now());
+  const outHeaders = withoutHopByHop(pairs, NODE_OWNED);
+  if (codexLeft) {
+    res.body.destroy();
+    capture?.fail('aborted', cutShort(deps, false));
+    return;
+  }
+  out.writeHead(res.statusCode, flatHeaders(outHeaders));
+
+  if (NULL_BODY_STATUS.has(res.statusCode) || method === 'HEAD') {
+    res.body.resume();
+    out.end();
+    capture?.end();
+    return;
+  }
+  // Headers go out now, before the first body byte (an SSE stream may wait long for it).
+  out.flushHeaders();
+
+  const up = res.body;
   let settled = false;
   const settle = (how: () => void) => {
     if (settled) return;
     settled = true;
     how();
   };
-  const up = deps.upstream.request(decision.url, { method, headers: requestHeaders(withoutHopByHop(decision.headers, drop)) });
-  // The first error of the upstream request, which names why a response broke off.
-  let upError: unknown = null;
-  up.on('error', (err) => (upError ??= err));
-  let answered = false;
-  let sendFailed: string | null = null;
-
-  // Codex went away (before or during the response): the upstream request is cancelled.
+  up.on('data', (chunk: Buffer) => {
+    // Backpressure: a slow Codex slows the upstream read instead of filling our memory.
+    if (!out.write(chunk)) up.pause();
+    capture?.chunk(chunk);
+  });
+  out.on('drain', () => up.resume());
+  up.on('end', () => {
+    out.end();
+    settle(() => capture?.end());
+  });
+  up.on('error', (err) => {
+    out.destroy();
+    settle(() => {
+      if (codexLeft) capture?.fail('aborted', cutShort(deps, true));
+      else if (err instanceof undiciErrors.BodyTimeoutError)
+        capture?.end(`upstream connection broke: no body bytes within ${deps.bodyTimeoutMs} ms, the body timeout`);
+      else capture?.end(`upstream connection broke: ${maskUrlsInText(describeError(err))}`);
+    });
+  });
   out.on('close', () => {
     if (out.writableFinished || settled) return;
     up.destroy();
-    settle(() => capture?.fail('aborted', answered ? cutShort(deps) : CODEX_LEFT_EARLY));
-  });
-
-  if (streamed) {
-    // The body goes up as it arrives, a copy to capture on the way; a slow upstream slows Codex's upload.
-    incoming.on('data', (chunk: Buffer) => {
-      capture?.requestChunk(chunk);
-      if (!up.write(chunk)) incoming.pause();
-    });
-    up.on('drain', () => incoming.resume());
-    incoming.on('end', () => {
-      capture?.requestEnd();
-      up.end();
-    });
-    incoming.on('error', (err) => (sendFailed = describeError(err)));
-    incoming.on('close', () => {
-      if (incoming.complete) return;
-      sendFailed ??= 'aborted';
-      up.destroy();
-      out.destroy();
-      settle(() => capture?.fail('aborted', sendingAborted(sendFailed!)));
-    });
-  } else {
-    up.end(whole ?? undefined);
-  }
-
-  up.on('error', (err) => {
-    if (answered || settled) return; // a response already begun reports its break on the response
-    const f = upstreamFailure(err, decision.route.upstream);
-    deps.log.warn(f.message);
-    settle(() => capture?.fail('upstream_error', { code: f.type, message: f.message, upstreamCode: null }));
-    writeError(out, f.status, f.type, f.message, 'codex_devtools_upstream');
-  });
-
-  up.on('response', (res) => {
-    answered = true;
-    const status = res.statusCode ?? 502;
-    const pairs = rawHeaderPairs(res.rawHeaders);
-    capture?.head(status, pairs, Date.now());
-    out.writeHead(status, flatHeaders(withoutHopByHop(pairs, NODE_OWNED)));
-    if (NULL_BODY_STATUS.has(status) || method === 'HEAD') {
-      res.resume();
-      out.end();
-      settle(() => capture?.end());
-      return;
-    }
-    // Headers go out now, before the first body byte (an SSE stream may wait long for it).
-    out.flushHeaders();
-    res.on('data', (chunk: Buffer) => {
-      // Backpressure: a slow Codex slows the upstream read instead of filling our memory.
-      if (!out.write(chunk)) res.pause();
-      capture?.chunk(chunk);
-    });
-    out.on('drain', () => res.resume());
-    res.on('end', () => {
-      out.end();
-      settle(() => capture?.end());
-    });
-    res.on('error', () => {}); // its cause is read from the request below; 'close' reports the break
-    res.on('close', () => {
-      if (res.complete) return;
-      out.destroy();
-      settle(() =>
-        capture?.end(
-          `upstream connection broke: ${maskUrlsInText(describeError(upError ?? new Error('the upstream closed the connection mid-body')))}`,
-        ),
-      );
-    });
+    settle(() => capture?.fail('aborted', cutShort(deps, true)));
   });
 }

@@ -1,7 +1,7 @@
 /**
  * @module Which outbound proxy a URL goes through, from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either
- * case) of the companion's environment, for HTTP requests and the WebSocket relay alike (the
- * rules curl and undici's EnvHttpProxyAgent apply). Written here because it must read the companion's own
+ * case) of the companion's environment: the rules undici's EnvHttpProxyAgent applies to HTTP,
+ * applied to the WebSocket relay too. Written here because it must read the companion's own
  * environment (injectable for tests), which proxy-from-env, reading process.env, cannot.
  */
 
@@ -15,7 +15,7 @@ export interface ProxyEnv {
 }
 
 /**
- * Reads each variable lower-case name first, as curl does, so HTTP requests and the
+ * Reads each variable lower-case name first, as undici and curl do, so HTTP requests and the
  * WebSocket relay agree when both spellings are set to different proxies.
  */
 export function readProxyEnv(env: NodeJS.ProcessEnv = process.env): ProxyEnv {

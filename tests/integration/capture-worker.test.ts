@@ -3,6 +3,7 @@
  * hook that never returns, and shutdown lets streams finish, then records those it had to cut.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,6 +131,19 @@ describe('the capture worker', () => {
     const [s] = storedIn(companion.home);
     expect(s).toMatchObject({ status: 'aborted', error: { code: 'shutdown' } });
     expect(s.error?.message).toMatch(/shut down/);
+  });
+
+  it('on shutdown cuts a request still waiting for the upstream, and records it as cut by the shutdown', async () => {
+    upstream = await startFakeUpstream({ scenario: () => ({ kind: 'hang' }) });
+    companion = await startTestCompanion({ apiUpstream: upstream.baseUrl, drainMs: 300 });
+    const req = http.request(`${companion.url}/v1/responses`, { method: 'POST', headers: auth });
+    req.on('error', () => {}); // the companion closes the connection: that is the point
+    req.end('{"model":"gpt-5-codex","input":[]}');
+    await expect.poll(() => upstream!.requests.length, { timeout: 5000 }).toBe(1);
+    await companion.close();
+    const [s] = storedIn(companion.home);
+    expect(s).toMatchObject({ status: 'aborted', error: { code: 'shutdown' } });
+    expect(s.error?.message).toMatch(/shut down before the upstream answered/);
   });
 
   it('on shutdown lets a stream that finishes within the drain time complete', async () => {

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { proxyFor, readProxyEnv } from '../../../companion/proxy/proxy-env';
-import { createUpstreamClient, DEFAULT_UPSTREAM_TIMEOUTS } from '../../../companion/proxy/upstream-client';
+import { createDispatcher, DEFAULT_UPSTREAM_TIMEOUTS } from '../../../companion/proxy/upstream-client';
 import { startConnectProxy } from '../../support/connect-proxy';
 
 describe('choosing the outbound proxy from the environment', () => {
@@ -43,25 +44,15 @@ describe('choosing the outbound proxy from the environment', () => {
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
     const origin = `127.0.0.1:${(target.address() as AddressInfo).port}`;
     const env = { HTTP_PROXY: upper.url, http_proxy: lower.url };
-    const client = createUpstreamClient({ ...DEFAULT_UPSTREAM_TIMEOUTS, env });
+    const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, env });
     try {
-      const body = await new Promise<string>((resolve, reject) => {
-        const req = client.request(`http://${origin}/v1/responses`, { method: 'GET', headers: {} });
-        req.on('error', reject);
-        req.on('response', (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => (text += d));
-          res.on('end', () => resolve(text));
-        });
-        req.end();
-      });
-      expect(body).toBe('ok');
+      const res = await request(`http://${origin}/v1/responses`, { dispatcher });
+      expect(await res.body.text()).toBe('ok');
       expect(lower.tunnels).toEqual([origin]);
       expect(upper.tunnels).toEqual([]);
       expect(proxyFor(`ws://${origin}/v1/responses`, env)).toBe(lower.url);
     } finally {
-      client.close();
+      await dispatcher.close();
       await new Promise<void>((r) => target.close(() => r()));
       await upper.close();
       await lower.close();
