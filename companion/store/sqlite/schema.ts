@@ -14,13 +14,18 @@
 import type Database from 'better-sqlite3';
 import { MEASURE_NAMES } from './measures';
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const sum = (sign: '+' | '-', row: 'NEW' | 'OLD') => MEASURE_NAMES.map((m) => `${m} = ${m} ${sign} ${row}.m_${m}`).join(', ');
 const measureCols = (type: string) => MEASURE_NAMES.map((m) => `${m} ${type} NOT NULL DEFAULT 0`).join(',\n  ');
 
-/** Adds (NEW) or removes (OLD) one exchange's measures to its roll-up bucket and its session. */
-function apply(row: 'NEW' | 'OLD', sign: '+' | '-'): string {
+/**
+ * Adds (NEW) or removes (OLD) one exchange's measures to its roll-up bucket and its session.
+ * Removing recomputes the session's first and last times from its remaining exchanges, which
+ * reads every exchange of the session; `onlyIfMoved` (an update, followed by adding NEW) does it
+ * only when the row could have held one of them and no longer does.
+ */
+function apply(row: 'NEW' | 'OLD', sign: '+' | '-', onlyIfMoved = false): string {
   const key = `${row}.bucket, ${row}.session_key, coalesce(${row}.thread_id, ''), ${row}.model_key`;
   const where = `bucket = ${row}.bucket AND session_key = ${row}.session_key AND thread_key = coalesce(${row}.thread_id, '') AND model_key = ${row}.model_key`;
   const session =
@@ -29,10 +34,11 @@ function apply(row: 'NEW' | 'OLD', sign: '+' | '-'): string {
            ON CONFLICT (session_key) DO UPDATE SET started_at = min(started_at, excluded.started_at), last_at = max(last_at, excluded.last_at);
          UPDATE sessions SET ${sum('+', 'NEW')} WHERE session_key = NEW.session_key;`
       : // Times of the remaining exchanges: recomputed, since a minimum or maximum cannot be subtracted.
-        `UPDATE sessions SET ${sum('-', 'OLD')},
+        `UPDATE sessions SET ${sum('-', 'OLD')} WHERE session_key = OLD.session_key;
+         UPDATE sessions SET
            started_at = coalesce((SELECT min(started_at) FROM exchanges WHERE session_key = OLD.session_key), started_at),
            last_at = coalesce((SELECT max(last_at) FROM exchanges WHERE session_key = OLD.session_key), last_at)
-           WHERE session_key = OLD.session_key;
+           WHERE session_key = OLD.session_key${onlyIfMoved ? ' AND (NEW.session_key IS NOT OLD.session_key OR NEW.started_at <> OLD.started_at OR NEW.last_at < OLD.last_at)' : ''};
          DELETE FROM sessions WHERE session_key = OLD.session_key AND rows <= 0;`;
   const rollup =
     sign === '+'
@@ -241,6 +247,22 @@ ALTER TABLE exchanges ADD COLUMN prices_version TEXT;
 ALTER TABLE exchanges ADD COLUMN response_id TEXT;
 UPDATE exchanges SET response_id = (SELECT json_extract(b.summary, '$.responseId') FROM bodies b WHERE b.rowid = exchanges.rowid);
 CREATE INDEX exchanges_response ON exchanges (response_id) WHERE response_id IS NOT NULL;
+`,
+  },
+  {
+    // Every exchange's summary is written twice more after its row is created (the record, then
+    // its analysis), and each write recomputed its session's first and last times by reading all
+    // of the session's exchanges: a cost that grew with the session (about 1 ms at 1,000
+    // exchanges). Now only an update that moves a row's times, or its session, recomputes them.
+    name: 'session times on update',
+    sql: `
+DROP TRIGGER exchanges_update;
+CREATE TRIGGER exchanges_update AFTER UPDATE OF bucket ON exchanges BEGIN
+  INSERT INTO exchange_fts (exchange_fts, rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
+  INSERT INTO exchange_fts (rowid, search_text) VALUES (NEW.rowid, NEW.search_text);
+  ${apply('OLD', '-', true)}
+  ${apply('NEW', '+')}
+END;
 `,
   },
 ];
