@@ -344,12 +344,17 @@ export class Store {
     });
   }
 
+  /**
+   * Sets the columns of a summary that differ from the stored row, and nothing else: an index,
+   * the search index and the roll-ups are rewritten only when a column they read changed (an
+   * analysis moves five or so of them, never the search text).
+   */
   private writeSummary(s: ExchangeSummary): void {
     const row = columnsOf(s);
-    const sets = Object.keys(row)
-      .filter((n) => n !== 'id')
-      .map((n) => `${n} = ?`);
-    this.stmt(`UPDATE exchanges SET ${sets.join(', ')} WHERE id = ?`).run(...vals(row).slice(1), s.id);
+    const stored = this.stmt<Row>('SELECT * FROM exchanges WHERE id = ?').get(s.id);
+    const changed = Object.keys(row).filter((n) => n !== 'id' && (!stored || stored[n] !== row[n]));
+    if (changed.length > 0)
+      this.stmt(`UPDATE exchanges SET ${changed.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`).run(...changed.map((n) => row[n]), s.id);
     this.stmt('UPDATE bodies SET summary = ? WHERE rowid = (SELECT rowid FROM exchanges WHERE id = ?)').run(JSON.stringify(s), s.id);
   }
 

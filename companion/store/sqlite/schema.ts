@@ -189,7 +189,7 @@ CREATE TRIGGER exchanges_delete AFTER DELETE ON exchanges BEGIN
   INSERT INTO exchange_fts (exchange_fts, rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
   ${apply('OLD', '-')}
 END;
--- Every summary write sets every derived column, bucket among them.
+-- Every summary write sets every derived column, bucket among them (until 'summary updates by column').
 CREATE TRIGGER exchanges_update AFTER UPDATE OF bucket ON exchanges BEGIN
   INSERT INTO exchange_fts (exchange_fts, rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
   INSERT INTO exchange_fts (rowid, search_text) VALUES (NEW.rowid, NEW.search_text);
@@ -251,15 +251,21 @@ CREATE INDEX exchanges_response ON exchanges (response_id) WHERE response_id IS 
   },
   {
     // Every exchange's summary is written twice more after its row is created (the record, then
-    // its analysis), and each write recomputed its session's first and last times by reading all
-    // of the session's exchanges: a cost that grew with the session (about 1 ms at 1,000
-    // exchanges). Now only an update that moves a row's times, or its session, recomputes them.
-    name: 'session times on update',
+    // its analysis). Each write fired one trigger that re-indexed the search text and recomputed
+    // the session's first and last times by reading all of the session's exchanges: a cost that
+    // grew with the session (about 1 ms at 1,000 exchanges). Summary writes now set only the
+    // columns that changed (store.ts), so the search text is re-indexed when it changes, the
+    // roll-ups are redone when a column they read changes, and the session's times are
+    // recomputed only when the row's times moved back, or the row moved to another session.
+    name: 'summary updates by column',
     sql: `
 DROP TRIGGER exchanges_update;
-CREATE TRIGGER exchanges_update AFTER UPDATE OF bucket ON exchanges BEGIN
+CREATE TRIGGER exchanges_search_update AFTER UPDATE OF search_text ON exchanges BEGIN
   INSERT INTO exchange_fts (exchange_fts, rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
   INSERT INTO exchange_fts (rowid, search_text) VALUES (NEW.rowid, NEW.search_text);
+END;
+CREATE TRIGGER exchanges_rollup_update
+  AFTER UPDATE OF bucket, session_key, thread_id, model_key, started_at, last_at, ${MEASURE_NAMES.map((m) => `m_${m}`).join(', ')} ON exchanges BEGIN
   ${apply('OLD', '-', true)}
   ${apply('NEW', '+')}
 END;

@@ -43,6 +43,16 @@ describe('full-text search (FTS5 trigrams)', () => {
     expect(ids(store, 'no such words')).toEqual([]);
   });
 
+  it('finds an exchange by a nickname learnt after it was stored, and no longer by the one it replaced', async () => {
+    const { store, records } = await session(['spawn a helper']);
+    const [r] = records;
+    await store.update(r.id, { agent: { ...r.agent, role: 'subagent', name: 'worker', nickname: 'Archimedes' } });
+    expect(ids(store, 'archimedes')).toEqual([r.id]);
+    await store.update(r.id, { agent: { ...r.agent, role: 'subagent', name: 'worker', nickname: 'Euclid' } });
+    expect(ids(store, 'euclid')).toEqual([r.id]);
+    expect(ids(store, 'archimedes')).toEqual([]);
+  });
+
   it('finds Chinese text inside a run of characters, and falls back to a scan below three characters', async () => {
     const { store, records } = await session(['请重构数据库迁移脚本', '然后添加搜索功能']);
     expect(ids(store, '数据库迁移')).toEqual([records[0].id]);
