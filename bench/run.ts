@@ -7,6 +7,8 @@
  * `BENCH_CLI=/path/to/cli.mjs` benchmarks another build (e.g. an older commit).
  * `BENCH_GROWTH_TO=10000` sets how far the memory-growth run goes (default 4,000 exchanges).
  * `BENCH_ONLY=memory` stops after the memory figures (they do not depend on machine load).
+ * Each timing figure is also measured for a bare node:http pass-through (bench/bare-proxy.mjs),
+ * the least any proxy adds on this machine, so a budget can be read against what is possible.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -111,6 +113,16 @@ async function startCompanion(upstream: string, extra: { args?: string[]; env?: 
       fs.rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** The yardstick proxy (bench/bare-proxy.mjs) in a process of its own. */
+async function startBareProxy(upstreamOrigin: string): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.resolve('bench/bare-proxy.mjs'), String(port), upstreamOrigin], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('listening on') && resolve()));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
 /** Resident memory of a process, all threads (VmRSS). */
@@ -273,6 +285,8 @@ const straight: [Target, Target] = [
   { label: 'direct', base: up.baseUrl },
   { label: 'via', base: `${c.url}/v1` },
 ];
+const bare = await startBareProxy(new URL(up.baseUrl).origin);
+const yardstick: [Target, Target] = [straight[0], { label: 'bare', base: `${bare.url}/v1` }];
 const typical = await compare(
   up,
   straight,
@@ -281,8 +295,11 @@ const typical = await compare(
   typicalBody,
   40,
 );
+const typicalBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', typicalSse, typicalBody, 40);
 const long = await compare(up, straight, `long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
+const longBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', typicalSse, longBody, 40);
 const eight = await compare(up, straight, 'typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
+const eightBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', typicalSse, typicalBody, 20, 8);
 await compare(up, straight, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
 const big = await compare(
   up,
@@ -292,8 +309,10 @@ const big = await compare(
   '{}',
   10,
 );
+const bigBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', bigStream, '{}', 10);
 
 await c.stop();
+bare.stop();
 
 // The OTLP export's cost: two fresh companions side by side, one exporting traces and metrics to a
 // loopback endpoint (short timers, so batches and metric rounds go out while requests are measured).
@@ -336,12 +355,12 @@ console.log(
 
 const added = (x: { direct: Side; via: Side }) => fmt(x.via.ttfb - x.direct.ttfb);
 const ratio = (x: { direct: Side; via: Side }) => (x.via.total / x.direct.total).toFixed(2);
-console.log('\n| budget | figure | target |\n|---|---|---|');
-console.log(`| added TTFB, typical request | ${added(typical)} | ≤ 1 ms |`);
-console.log(`| added TTFB, 1.5 MB body | ${added(long)} | ≤ 2 ms |`);
-console.log(`| added TTFB, 8 at once | ${added(eight)} | ≤ 3 ms |`);
-console.log(`| total-time ratio, 25 MB answer | ${ratio(big)} | ≤ 1.10 |`);
-console.log(`| total-time ratio, typical request | ${ratio(typical)} | ≤ 1.5 |`);
+console.log('\n| budget | figure | bare node:http pass-through | target |\n|---|---|---|---|');
+console.log(`| added TTFB, typical request | ${added(typical)} | ${added(typicalBare)} | ≤ 1 ms |`);
+console.log(`| added TTFB, 1.5 MB body | ${added(long)} | ${added(longBare)} | ≤ 2 ms |`);
+console.log(`| added TTFB, 8 at once | ${added(eight)} | ${added(eightBare)} | ≤ 3 ms |`);
+console.log(`| total-time ratio, 25 MB answer | ${ratio(big)} | ${ratio(bigBare)} | ≤ 1.10 |`);
+console.log(`| total-time ratio, typical request | ${ratio(typical)} | ${ratio(typicalBare)} | ≤ 1.5 |`);
 console.log(`| added TTFB, OTLP export on vs off, typical request | ${added(otlpTypical)} | — |`);
 console.log(`| total-time ratio, OTLP export on vs off, typical request | ${ratio(otlpTypical)} | — |`);
 console.log(`| throughput, OTLP export on / off, 8 at once | ${(otlpEight.direct.total / otlpEight.via.total).toFixed(2)} | — |`);
