@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DB_FILE } from '../../companion/store/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream';
 import { message, response } from '../support/sse';
 import { startCli } from '../support/cli';
@@ -16,6 +16,17 @@ describe('a companion killed with SIGKILL', () => {
   let home: string;
   let port: number;
   let release: () => void = () => {};
+  // Every companion a test starts: one a failed test left running (before its kill, say) is
+  // killed here, so it cannot hold the port or the state directory for the next test.
+  const started: ReturnType<typeof startCli>[] = [];
+  const start = (args: string[]) => {
+    const cli = startCli(args);
+    started.push(cli);
+    return cli;
+  };
+  afterEach(async () => {
+    for (const cli of started.splice(0)) await cli.stop('SIGKILL');
+  });
   const get = async (p: string) => {
     const token = fs.readFileSync(`${home}/token`, 'utf8').trim();
     const res = await rawRequest(`http://127.0.0.1:${port}/api${p}`, { headers: { authorization: `Bearer ${token}` } });
@@ -71,7 +82,7 @@ describe('a companion killed with SIGKILL', () => {
   });
 
   it('keeps the exchange in flight as aborted with what was captured, and every finished one, after a restart', async () => {
-    const first = startCli(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
+    const first = start(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
     await first.waitFor('listening on');
     for (let i = 0; i < 5; i++) await request(i);
     await expect.poll(async () => (await get('/exchanges')).items.length, { timeout: 10_000 }).toBe(5);
@@ -98,7 +109,7 @@ describe('a companion killed with SIGKILL', () => {
     await first.exited;
     res.destroy();
 
-    const second = startCli(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
+    const second = start(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
     try {
       await second.waitFor('listening on');
       const { items: all } = await get('/exchanges');
@@ -125,14 +136,14 @@ describe('a companion killed with SIGKILL', () => {
   it('keeps an exchange killed right after Codex had its last byte, completed or aborted, never lost', async () => {
     const fresh = tempHome();
     try {
-      const c = startCli(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
+      const c = start(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
       await c.waitFor('listening on');
       const token = () => fs.readFileSync(`${fresh}/token`, 'utf8').trim();
       const res = await request(41);
       expect(res.status).toBe(200);
       c.child.kill('SIGKILL');
       await c.exited;
-      const again = startCli(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
+      const again = start(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
       try {
         await again.waitFor('listening on');
         const listed = await rawRequest(`http://127.0.0.1:${port}/api/exchanges`, { headers: { authorization: `Bearer ${token()}` } });
@@ -153,7 +164,7 @@ describe('a companion killed with SIGKILL', () => {
 
   it('opens cleanly after being killed at random moments while writing', async () => {
     for (let round = 0; round < 3; round++) {
-      const c = startCli(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
+      const c = start(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
       await c.waitFor('listening on');
       const burst = Promise.allSettled(Array.from({ length: 20 }, (_, i) => request(i)));
       await new Promise((r) => setTimeout(r, 50 + round * 70));
@@ -161,7 +172,7 @@ describe('a companion killed with SIGKILL', () => {
       await c.exited;
       await burst;
     }
-    const last = startCli(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
+    const last = start(['--port', String(port), '--home', home, '--upstream', upstream.baseUrl]);
     try {
       await last.waitFor('listening on');
       const { items } = await get('/exchanges?limit=1000');
