@@ -60,7 +60,12 @@ describe('the durable store (SQLite)', () => {
 
   it('lists newest first with filters and pages by `before`', async () => {
     const store = Store.open({ home: home(), log });
-    const records = await sessionRecords(5);
+    // A second apart, ending before the fixture's: records made within one millisecond would tie on `until` below.
+    const made = await sessionRecords(5);
+    const records = made.map((r, i) => {
+      const shift = made[0].startedAt - 10_000 + i * 1000 - r.startedAt;
+      return { ...r, startedAt: r.startedAt + shift, endedAt: r.endedAt === null ? null : r.endedAt + shift };
+    });
     const other = await replayFixture(loadFixture('e-subagent-v1-3'));
     for (const r of [...records, other]) await store.append(r);
     const page1 = store.list({ limit: 2 });
