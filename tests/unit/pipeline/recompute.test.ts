@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FromWorker } from '../../../companion/capture/messages';
 import { createLogger } from '../../../companion/lib/log';
 import { AnalysisEngine, storeReads } from '../../../companion/pipeline/analysis';
@@ -10,13 +10,11 @@ import { ANALYSIS_VERSION } from '../../../companion/protocol/analysis';
 import { Store } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { analyseAll, loadFixture, recordFrom } from '../../support/records';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-recompute-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 
 // More than the 20 latest summaries of a thread that live analysis reads: a recompute must look before each exchange.
 const N = 25;
@@ -25,8 +23,7 @@ const USAGE = { marker: 'live usage' } as unknown as LiveUsage;
 /** A store of N analysed exchanges of one thread, analysed by an older release, and the worker's parts around it. */
 async function setUp(opts: { prices?: unknown; withoutCodes?: boolean } = {}) {
   const home = homes();
-  const store = Store.open({ home, log });
-  open.push(store);
+  const store = closeAfter(Store.open({ home, log }));
   const records = [];
   for (let i = 0; i < N; i++)
     records.push(

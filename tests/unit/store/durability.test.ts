@@ -3,23 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord, StreamEvent } from '../../../companion/protocol/exchange';
 import { summaryOf } from '../../../companion/store/codec';
 import { DB_FILE, EVENT_FLUSH_MS, Store } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-durable-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 function openStore(h: string): Store {
-  const s = Store.open({ home: h, log });
-  open.push(s);
+  const s = closeAfter(Store.open({ home: h, log }));
   return s;
 }
 
@@ -42,8 +39,7 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
     // Stopped without the end ever arriving (close persists what waits, never an end).
     first.close();
     const lines: string[] = [];
-    const reopened = Store.open({ home: h, log: createLogger('warn', (l) => lines.push(l)) });
-    open.push(reopened);
+    const reopened = closeAfter(Store.open({ home: h, log: createLogger('warn', (l) => lines.push(l)) }));
     expect(lines).toContainEqual(expect.stringMatching(/1 exchange\(s\) were streaming when the companion stopped/));
     const got = await reopened.get(record.id);
     expect(got).toMatchObject({ id: record.id, status: 'aborted', captureComplete: false, error: { code: 'capture_interrupted' } });

@@ -1,20 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { hasLegacyStore, importLegacyStore } from '../../../companion/store/migrate-legacy';
 import { Store } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const FIXTURE = path.resolve('tests/fixtures/store-0.1.0');
 const expected = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8')) as ExchangeRecord[];
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-migrate-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 
 /** A copy of the fixture's state directory, as a user upgrading from 0.1.0 has it. */
 function legacyHome(): string {
@@ -24,8 +22,7 @@ function legacyHome(): string {
 }
 
 function openStore(h: string): Store {
-  const s = Store.open({ home: h, log });
-  open.push(s);
+  const s = closeAfter(Store.open({ home: h, log }));
   return s;
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord, ExchangeSummary } from '../../../companion/protocol/exchange';
 import { matchesQuery, sortsBefore } from '../../../companion/protocol/exchange-match';
@@ -7,13 +7,11 @@ import { Store, type ListQuery, type StoreOptions } from '../../../companion/sto
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
 import { buildRecords, exchangeSpec, Oracle, SORTS, WORDS } from '../../support/store-oracle';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-query-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 let template: ExchangeRecord;
 beforeAll(async () => {
   template = await stepRecord(codexSession(1)[0]);
@@ -23,8 +21,7 @@ async function stored(
   records: ExchangeRecord[],
   opts: Pick<StoreOptions, 'matchCap' | 'walkRows' | 'fewRows'> = {},
 ): Promise<{ store: Store; oracle: Oracle }> {
-  const store = Store.open({ home: homes(), log, ...opts });
-  open.push(store);
+  const store = closeAfter(Store.open({ home: homes(), log, ...opts }));
   const oracle = new Oracle();
   for (const r of records) {
     await store.append(r);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import type { UsageRollup } from '../../../companion/protocol/analysis';
@@ -9,13 +9,11 @@ import { startOfToday } from '../../../companion/store/sqlite/time-zone';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
 import { buildRecords, exchangeSpec, Oracle } from '../../support/store-oracle';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-rollups-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 let template: ExchangeRecord;
 beforeAll(async () => {
   template = await stepRecord(codexSession(1)[0]);
@@ -52,8 +50,7 @@ describe('roll-ups kept by triggers, against sums over the stored summaries (pro
         fc.array(event, { maxLength: 8 }),
         fc.constantFrom(...ZONES),
         async (specs, events, zone) => {
-          const store = Store.open({ home: homes(), log });
-          open.push(store);
+          const store = closeAfter(Store.open({ home: homes(), log }));
           const oracle = new Oracle();
           for (const r of buildRecords(template, specs)) {
             await store.append(r);
@@ -144,8 +141,7 @@ describe('roll-ups kept by triggers, against sums over the stored summaries (pro
 
 describe('the live counters from the roll-ups', () => {
   it("count an exchange started at local midnight as today's, and one a millisecond earlier as yesterday's", async () => {
-    const store = Store.open({ home: homes(), log });
-    open.push(store);
+    const store = closeAfter(Store.open({ home: homes(), log }));
     const midnight = Date.UTC(2026, 10, 30) + 5 * 3_600_000; // midnight in New York (UTC−5 in November)
     const specs = fc.sample(exchangeSpec, { seed: 7, numRuns: 2 }).map((s, i) => ({
       ...s,

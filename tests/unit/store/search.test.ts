@@ -1,25 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { sessionContext } from '../../../companion/analysis/session-context';
 import { Store, type ListQuery } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-search-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 
 const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
 const ENV = '<environment_context>\n  <cwd>/home/dev/项目/app</cwd>\n  <shell>zsh</shell>\n</environment_context>';
 
 /** A session whose requests carry a prompt each, in English or Chinese, after Codex's own blocks. */
 async function session(prompts: string[], matchCap?: number): Promise<{ store: Store; records: ExchangeRecord[] }> {
-  const store = Store.open({ home: homes(), log, matchCap });
-  open.push(store);
+  const store = closeAfter(Store.open({ home: homes(), log, matchCap }));
   const steps = codexSession(prompts.length);
   const records: ExchangeRecord[] = [];
   for (const [i, step] of steps.entries()) {
@@ -97,8 +94,7 @@ describe('the count of a search past the match cap', () => {
   });
 
   it('counts under other filters the rows that pass them all, up to the cap', async () => {
-    const store = Store.open({ home: homes(), log, matchCap: 3, fewRows: 0 });
-    open.push(store);
+    const store = closeAfter(Store.open({ home: homes(), log, matchCap: 3, fewRows: 0 }));
     const { records } = await session(prompts);
     for (const r of records) await store.append(r);
     expect(store.list({ q: 'tokenizer', until: records[2].startedAt })).toMatchObject({ matched: 2, matchedCapped: false });
@@ -111,8 +107,7 @@ describe('the count of a search past the match cap', () => {
   });
 
   it('gathers every match and counts them exactly when the page lies past the rows a walk checks', async () => {
-    const store = Store.open({ home: homes(), log, matchCap: 2, walkRows: 2 });
-    open.push(store);
+    const store = closeAfter(Store.open({ home: homes(), log, matchCap: 2, walkRows: 2 }));
     const { records } = await session([...prompts.slice(0, 5), 'parser', 'parser again', 'parser once more']);
     for (const r of records) await store.append(r);
     // Newest first, the two rows of the walk hold no "tokenizer": the search falls back to its hits.

@@ -1,17 +1,15 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { summaryOf } from '../../../companion/store/codec';
 import { Store } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { codexSession, stepRecord } from '../../support/session';
+import { storesClosedAfterEach } from '../../support/stores';
 
 const log = createLogger('silent');
 const homes = tempHomes('codex-devtools-session-times-');
-const open: Store[] = [];
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
+const closeAfter = storesClosedAfterEach();
 let template: ExchangeRecord;
 beforeAll(async () => {
   template = await stepRecord(codexSession(1)[0]);
@@ -29,8 +27,7 @@ const times = (store: Store, session: string) => {
 
 describe("a session's first and last times as its exchanges' rows change", () => {
   it('follow an exchange from its begun row to its record, and an analysis that leaves its times alone', async () => {
-    const store = Store.open({ home: homes(), log });
-    open.push(store);
+    const store = closeAfter(Store.open({ home: homes(), log }));
     await store.append(record('a', 's', T, T + 1000));
     const b = record('b', 's', T + 2000, T + 5000);
     store.begin(streaming({ ...b, endedAt: null }), b.request);
@@ -42,8 +39,7 @@ describe("a session's first and last times as its exchanges' rows change", () =>
   });
 
   it('are recomputed when a row moves back in time or to another session', async () => {
-    const store = Store.open({ home: homes(), log });
-    open.push(store);
+    const store = closeAfter(Store.open({ home: homes(), log }));
     await store.append(record('a', 's', T + 1000, T + 2000));
     // Begun earlier and ending later than the finished record says: both extremes were this row's.
     const b = record('b', 's', T + 1500, T + 1800);
