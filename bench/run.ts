@@ -287,29 +287,21 @@ const straight: [Target, Target] = [
 ];
 const bare = await startBareProxy(new URL(up.baseUrl).origin);
 const yardstick: [Target, Target] = [straight[0], { label: 'bare', base: `${bare.url}/v1` }];
-const typical = await compare(
-  up,
-  straight,
+/** One budget's workload through the companion, then the same through the bare proxy. */
+const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency = 1) => ({
+  via: await compare(up, straight, name, plan, body, runs, concurrency),
+  bare: await compare(up, yardstick, 'the same through a bare node:http pass-through', plan, body, runs, concurrency),
+});
+const typical = await budget(
   `typical turn, instant upstream: ${(typicalBody.length / 1024).toFixed(0)} KB request, 120 deltas at once`,
   typicalSse,
   typicalBody,
   40,
 );
-const typicalBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', typicalSse, typicalBody, 40);
-const long = await compare(up, straight, `long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
-const longBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', typicalSse, longBody, 40);
-const eight = await compare(up, straight, 'typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
-const eightBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', typicalSse, typicalBody, 20, 8);
+const long = await budget(`long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
+const eight = await budget('typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
 await compare(up, straight, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
-const big = await compare(
-  up,
-  straight,
-  `large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`,
-  bigStream,
-  '{}',
-  10,
-);
-const bigBare = await compare(up, yardstick, 'the same through a bare node:http pass-through', bigStream, '{}', 10);
+const big = await budget(`large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10);
 
 await c.stop();
 bare.stop();
@@ -356,11 +348,11 @@ console.log(
 const added = (x: { direct: Side; via: Side }) => fmt(x.via.ttfb - x.direct.ttfb);
 const ratio = (x: { direct: Side; via: Side }) => (x.via.total / x.direct.total).toFixed(2);
 console.log('\n| budget | figure | bare node:http pass-through | target |\n|---|---|---|---|');
-console.log(`| added TTFB, typical request | ${added(typical)} | ${added(typicalBare)} | ≤ 1 ms |`);
-console.log(`| added TTFB, 1.5 MB body | ${added(long)} | ${added(longBare)} | ≤ 2 ms |`);
-console.log(`| added TTFB, 8 at once | ${added(eight)} | ${added(eightBare)} | ≤ 3 ms |`);
-console.log(`| total-time ratio, 25 MB answer | ${ratio(big)} | ${ratio(bigBare)} | ≤ 1.10 |`);
-console.log(`| total-time ratio, typical request | ${ratio(typical)} | ${ratio(typicalBare)} | ≤ 1.5 |`);
+console.log(`| added TTFB, typical request | ${added(typical.via)} | ${added(typical.bare)} | ≤ 1 ms |`);
+console.log(`| added TTFB, 1.5 MB body | ${added(long.via)} | ${added(long.bare)} | ≤ 2 ms |`);
+console.log(`| added TTFB, 8 at once | ${added(eight.via)} | ${added(eight.bare)} | ≤ 3 ms |`);
+console.log(`| total-time ratio, 25 MB answer | ${ratio(big.via)} | ${ratio(big.bare)} | ≤ 1.10 |`);
+console.log(`| total-time ratio, typical request | ${ratio(typical.via)} | ${ratio(typical.bare)} | ≤ 1.5 |`);
 console.log(`| added TTFB, OTLP export on vs off, typical request | ${added(otlpTypical)} | — |`);
 console.log(`| total-time ratio, OTLP export on vs off, typical request | ${ratio(otlpTypical)} | — |`);
 console.log(`| throughput, OTLP export on / off, 8 at once | ${(otlpEight.direct.total / otlpEight.via.total).toFixed(2)} | — |`);
