@@ -6,6 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { buildApp } from './app';
+import { createForwardHandler } from './proxy/forward';
+import { isProxyPath } from './proxy/paths';
 import { buildApi } from './api/routes';
 import { DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/channel';
 import { CaptureControl } from './capture/control';
@@ -244,17 +246,15 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     chatgptUpstream: opts.chatgptUpstream ?? DEFAULT_CHATGPT_UPSTREAM,
     profiles,
   });
-  const app = buildApp({
-    api: buildApi(ctx),
-    forward: {
-      router,
-      dispatcher,
-      channel,
-      log,
-      capturing: () => !capture.paused,
-      shuttingDown: () => closing !== null,
-      bodyTimeoutMs: timeouts.bodyTimeoutMs,
-    },
+  const app = buildApp({ api: buildApi(ctx), log });
+  const forward = createForwardHandler({
+    router,
+    dispatcher,
+    channel,
+    log,
+    capturing: () => !capture.paused,
+    shuttingDown: () => closing !== null,
+    bodyTimeoutMs: timeouts.bodyTimeoutMs,
   });
 
   const relay =
@@ -274,12 +274,15 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   profiles.onChange((p) => {
     for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
   });
-  // The Host check runs before the request is handed to Hono, which would build a URL from it
-  // (and answer 400 or throw on a value the URL parser rejects).
+  // The Host check runs first: Hono would build a URL from it (and answer 400 or throw on a value
+  // the URL parser rejects). Proxy paths then go straight to forwarding, the rest to the API.
   const listener = getRequestListener(app.fetch);
   const server = http.createServer((req, res) => {
-    if (addressedToLoopback(req)) return void listener(req, res);
-    res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
+    if (!addressedToLoopback(req)) {
+      return void res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
+    }
+    if (isProxyPath((req.url ?? '/').split('?')[0])) return forward(req, res);
+    void listener(req, res);
   });
   const upgrades = createUpgradeHandler({
     hub,

@@ -9,6 +9,7 @@ import { WebSocketServer } from 'ws';
 import { isExtensionOrigin } from '../api/security';
 import { addressedToLoopback } from '../lib/loopback';
 import { browserMark, browserRefusalBody } from '../proxy/browser-guard';
+import { isProxyPath } from '../proxy/paths';
 import type { LiveHub } from './hub';
 
 export interface UpgradeRoutes {
@@ -38,11 +39,8 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
       wss.handleUpgrade(req, socket, head, (ws) => routes.hub.attach(ws, req));
       return;
     }
-    if (path === '/v1' || path.startsWith('/v1/')) {
-      const mark = browserMark((name) => {
-        const v = req.headers[name];
-        return Array.isArray(v) ? v.join(', ') : v;
-      });
+    if (isProxyPath(path)) {
+      const mark = browserMark(req);
       if (mark) return reply(socket, 403, 'Forbidden', browserRefusalBody(mark), 'application/json');
       if (routes.relay) return routes.relay(req, socket, head);
       // Refused: Codex then falls back to HTTP for the rest of the session.

@@ -5,38 +5,30 @@
  * or fetch metadata (`Sec-Fetch-*`); Codex sends neither, so either one is refused, on every method
  * and on WebSocket upgrades, before anything is forwarded or recorded.
  */
-import type { MiddlewareHandler } from 'hono';
-import { openAiError, openAiErrorBody } from './errors';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { openAiErrorBody } from './errors';
 
 const BROWSER_HEADERS = ['Origin', 'Sec-Fetch-Site', 'Sec-Fetch-Mode', 'Sec-Fetch-Dest', 'Sec-Fetch-User'] as const;
 
 /** The first browser header a request carries (as browsers spell it), or null for one that did not come from a browser. */
-export function browserMark(header: (lowerCaseName: string) => string | null | undefined): string | null {
-  return BROWSER_HEADERS.find((name) => header(name.toLowerCase()) != null) ?? null;
+export function browserMark(req: Pick<IncomingMessage, 'headers'>): string | null {
+  return BROWSER_HEADERS.find((name) => req.headers[name.toLowerCase()] !== undefined) ?? null;
 }
 
-function refusal(mark: string): { status: 403; type: string; message: string } {
-  return {
-    status: 403,
-    type: 'browser_request_refused',
-    message: `codex-devtools refuses proxy requests from web browsers: this request carried a ${mark} header, which Codex never sends.`,
-  };
-}
-
-/** The refusal as an OpenAI-style JSON body, for a WebSocket upgrade answered by hand. */
+/** The refusal as an OpenAI-style JSON body, for an HTTP request or a WebSocket upgrade. */
 export function browserRefusalBody(mark: string): string {
-  const r = refusal(mark);
-  return openAiErrorBody(r.type, r.message, 'codex_devtools_security');
+  return openAiErrorBody(
+    'browser_request_refused',
+    `codex-devtools refuses proxy requests from web browsers: this request carried a ${mark} header, which Codex never sends.`,
+    'codex_devtools_security',
+  );
 }
 
-/** Hono middleware for `/v1` and the ChatGPT-backend prefix. */
-export function noBrowserRequests(): MiddlewareHandler {
-  return async function noBrowserRequests(c, next) {
-    const mark = browserMark((name) => c.req.header(name));
-    if (mark) {
-      const r = refusal(mark);
-      return openAiError(r.status, r.type, r.message, 'codex_devtools_security');
-    }
-    await next();
-  };
+/** Answers a browser's request on the proxy routes with 403; true when it did. */
+export function refuseBrowserRequest(req: IncomingMessage, res: ServerResponse): boolean {
+  const mark = browserMark(req);
+  if (!mark) return false;
+  res.writeHead(403, { 'content-type': 'application/json', 'x-codex-devtools-error': 'browser_request_refused' });
+  res.end(browserRefusalBody(mark));
+  return true;
 }

@@ -4,10 +4,3 @@
 export function openAiErrorBody(type: string, message: string, code: string | null = null): string {
   return JSON.stringify({ error: { message, type, code, param: null } });
 }
-
-export function openAiError(status: number, type: string, message: string, code: string | null = null): Response {
-  return new Response(openAiErrorBody(type, message, code), {
-    status,
-    headers: { 'content-type': 'application/json', 'x-codex-devtools-error': type },
-  });
-}

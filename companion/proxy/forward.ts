@@ -4,11 +4,10 @@
  * socket chunk by chunk, with its headers as they came (minus hop-by-hop ones and those Node
  * writes itself). Capture is a copy on the side (capture/channel.ts): nothing here waits for it,
  * and nothing it does can fail the forward. A profile's model override is the one case that
- * buffers the request body, since it rewrites it.
+ * buffers the request body, since it rewrites it. The server hands proxy paths here straight
+ * from node:http, before the API's router: a request Codex waits on pays for nothing else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Context } from 'hono';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { request as upstreamRequest, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import type { ExchangeError } from '../protocol/exchange';
@@ -16,6 +15,8 @@ import { describeError, type Logger } from '../lib/log';
 import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from '../http/decode';
 import { openAiErrorBody } from './errors';
+import { refuseBrowserRequest } from './browser-guard';
+import { proxySuffix } from './paths';
 import { headerPairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import type { RouteOk, Router } from './route';
 
@@ -32,20 +33,9 @@ export interface ForwardDeps {
   bodyTimeoutMs: number;
 }
 
-/** Node's own request and response behind Hono's context (@hono/node-server). */
-interface NodeBindings {
-  incoming: IncomingMessage;
-  outgoing: ServerResponse;
-}
-
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 /** Written by Node itself for the connection to Codex; the upstream's values do not apply to it. */
 const NODE_OWNED = ['date'];
-
-/** Path after the `/v1` prefix, e.g. `/v1/responses` → `/responses`. */
-export function proxySuffix(pathname: string): string {
-  return pathname.replace(/^\/v1(?=\/|$)/, '') || '/';
-}
 
 /** Lower-cased name/value pairs as they came on the wire, repeats and order kept. */
 function rawPairs(raw: string[]): HeaderPairs {
@@ -141,47 +131,62 @@ function cutShort(deps: ForwardDeps, answered: boolean): ExchangeError {
   };
 }
 
-export function createForwardHandler(deps: ForwardDeps) {
-  return async function forward(c: Context): Promise<Response> {
-    const { incoming, outgoing } = c.env as NodeBindings;
-    const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
-    const suffix = proxySuffix(url.pathname);
-    const inHeaders = rawPairs(incoming.rawHeaders);
-    const decision = deps.router.resolve({ headers: inHeaders, suffix, query: url.search });
-    const capture = deps.capturing()
-      ? deps.channel.open({
-          transport: 'http',
-          method: incoming.method ?? 'GET',
-          path: url.pathname,
-          query: url.search,
-          upstreamUrl: decision.ok ? decision.url : null,
-          requestHeaders: inHeaders,
-          route: decision.route,
-        })
-      : null;
+const INTERNAL_ERROR = JSON.stringify({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' });
 
-    if (!decision.ok) {
-      // Nothing is forwarded, so nothing waits: recorded right away.
-      try {
-        await readAll(incoming, capture);
-      } catch {
-        capture?.requestEnd();
-      }
-      const body = Buffer.from(openAiErrorBody(decision.type, decision.message, 'codex_devtools_profile'));
-      const headers: HeaderPairs = [
-        ['content-type', 'application/json'],
-        ['x-codex-devtools-error', decision.type],
-      ];
-      outgoing.writeHead(decision.status, flatHeaders(headers));
-      outgoing.end(body);
-      capture?.head(decision.status, headers, Date.now());
-      capture?.chunk(body);
-      capture?.end();
-      return RESPONSE_ALREADY_SENT;
-    }
-    await send(deps, incoming, outgoing, decision, capture);
-    return RESPONSE_ALREADY_SENT;
+/** The node:http handler of the proxy paths: browsers refused, the rest forwarded. */
+export function createForwardHandler(deps: ForwardDeps): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  return (incoming, outgoing) => {
+    if (refuseBrowserRequest(incoming, outgoing)) return;
+    forward(deps, incoming, outgoing).catch((err: unknown) => {
+      deps.log.error(`unhandled error on ${incoming.method} ${proxyPathOf(incoming)}: ${describeError(err)}`);
+      if (outgoing.headersSent) return void outgoing.destroy();
+      outgoing.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR);
+    });
   };
+}
+
+/** The request's path without its query (which may carry a key). */
+function proxyPathOf(incoming: IncomingMessage): string {
+  return (incoming.url ?? '/').split('?')[0];
+}
+
+async function forward(deps: ForwardDeps, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+  const suffix = proxySuffix(url.pathname);
+  const inHeaders = rawPairs(incoming.rawHeaders);
+  const decision = deps.router.resolve({ headers: inHeaders, suffix, query: url.search });
+  const capture = deps.capturing()
+    ? deps.channel.open({
+        transport: 'http',
+        method: incoming.method ?? 'GET',
+        path: url.pathname,
+        query: url.search,
+        upstreamUrl: decision.ok ? decision.url : null,
+        requestHeaders: inHeaders,
+        route: decision.route,
+      })
+    : null;
+
+  if (!decision.ok) {
+    // Nothing is forwarded, so nothing waits: recorded right away.
+    try {
+      await readAll(incoming, capture);
+    } catch {
+      capture?.requestEnd();
+    }
+    const body = Buffer.from(openAiErrorBody(decision.type, decision.message, 'codex_devtools_profile'));
+    const headers: HeaderPairs = [
+      ['content-type', 'application/json'],
+      ['x-codex-devtools-error', decision.type],
+    ];
+    outgoing.writeHead(decision.status, flatHeaders(headers));
+    outgoing.end(body);
+    capture?.head(decision.status, headers, Date.now());
+    capture?.chunk(body);
+    capture?.end();
+    return;
+  }
+  await send(deps, incoming, outgoing, decision, capture);
 }
 
 async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerResponse, decision: RouteOk, capture: HttpCapture | null) {

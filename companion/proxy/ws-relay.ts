@@ -15,7 +15,7 @@ import { maskUrlsInText } from '../lib/url-secrets';
 import type { Route } from '../protocol/exchange';
 import { headerPairsOf as pairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import { openAiErrorBody } from './errors';
-import { proxySuffix } from './forward';
+import { proxySuffix } from './paths';
 import { proxyFor } from './proxy-env';
 import type { Router } from './route';
 

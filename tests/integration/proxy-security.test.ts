@@ -77,6 +77,15 @@ describe('the proxy routes refuse what is not Codex', () => {
     expect(bed.upstream.requests).toHaveLength(0);
   });
 
+  it('forwards only /v1 and below: an encoded or look-alike prefix is no proxy path and reaches nothing', async () => {
+    for (const target of ['/%76%31/responses', '/v%31/responses', '/V1/responses', '/v1responses', '/v10/responses']) {
+      const res = await rawRequest(`${bed.c.url}${target}`, { method: 'POST', headers: { authorization: 'Bearer sk-x' }, body: '{}' });
+      expect(res.status, target).toBe(404);
+      expect((JSON.parse(res.body.toString()) as { error: string }).error, target).toBe('not_found');
+    }
+    expect(bed.upstream.requests).toHaveLength(0);
+  });
+
   it('accepts loopback Host names', async () => {
     for (const host of [`127.0.0.1:${bed.c.port}`, `localhost:${bed.c.port}`, `[::1]:${bed.c.port}`]) {
       const res = await rawRequest(`${bed.c.url}/v1/responses`, {
