@@ -8,7 +8,9 @@
  * `BENCH_GROWTH_TO=10000` sets how far the memory-growth run goes (default 4,000 exchanges).
  * `BENCH_ONLY=memory` stops after the memory figures (they do not depend on machine load).
  * Each timing figure is also measured for a bare node:http pass-through (bench/bare-proxy.mjs),
- * the least any proxy adds on this machine, so a budget can be read against what is possible.
+ * the least any proxy adds on this machine, so a budget can be read against what is possible,
+ * and for a second companion with capture paused (it forwards, records nothing): the forward
+ * path's own cost, apart from what capture adds to it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -59,6 +61,8 @@ interface Companion {
   status(): Promise<{ export?: { traces: { exported: number; failures: number; dropped: number } | null } | null }>;
   /** Resolves when the companion has stored `n` exchanges and written everything. */
   settled(n: number): Promise<void>;
+  /** Pauses capture (`POST /api/capture/pause`): forwarding goes on, nothing is recorded. */
+  pause(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -89,10 +93,8 @@ async function startCompanion(upstream: string, extra: { args?: string[]; env?: 
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const status = () => {
-    const token = fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
-    return request(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` }, dispatcher: agent });
-  };
+  const auth = () => ({ authorization: `Bearer ${fs.readFileSync(path.join(home, 'token'), 'utf8').trim()}` });
+  const status = () => request(`${url}/api/status`, { headers: auth(), dispatcher: agent });
   return {
     url,
     pid: child.pid!,
@@ -105,6 +107,11 @@ async function startCompanion(upstream: string, extra: { args?: string[]; env?: 
         if (res.statusCode === 200 && s.store && s.store.exchanges >= n && s.store.pendingWrites === 0) return;
       }
       console.error(`the companion did not store ${n} exchanges within two minutes`);
+    },
+    pause: async () => {
+      const res = await request(`${url}/api/capture/pause`, { method: 'POST', headers: auth(), dispatcher: agent });
+      const state = (await res.body.json()) as { paused?: boolean };
+      if (!state.paused) throw new Error(`the companion did not pause capture (${res.statusCode})`);
     },
     stop: async () => {
       stopping = true;
@@ -285,11 +292,15 @@ const straight: [Target, Target] = [
   { label: 'direct', base: up.baseUrl },
   { label: 'via', base: `${c.url}/v1` },
 ];
+const quiet = await startCompanion(up.baseUrl);
+await quiet.pause();
+const forwardOnly: [Target, Target] = [straight[0], { label: 'paused', base: `${quiet.url}/v1` }];
 const bare = await startBareProxy(new URL(up.baseUrl).origin);
 const yardstick: [Target, Target] = [straight[0], { label: 'bare', base: `${bare.url}/v1` }];
-/** One budget's workload through the companion, then the same through the bare proxy. */
+/** One budget's workload through the companion, a companion with capture paused, and the bare proxy. */
 const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency = 1) => ({
   via: await compare(up, straight, name, plan, body, runs, concurrency),
+  paused: await compare(up, forwardOnly, 'the same through a companion with capture paused', plan, body, runs, concurrency),
   bare: await compare(up, yardstick, 'the same through a bare node:http pass-through', plan, body, runs, concurrency),
 });
 const typical = await budget(
@@ -304,6 +315,7 @@ await compare(up, straight, 'typical turn, model-paced upstream: first event at 
 const big = await budget(`large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10);
 
 await c.stop();
+await quiet.stop();
 bare.stop();
 
 // The OTLP export's cost: two fresh companions side by side, one exporting traces and metrics to a
@@ -347,20 +359,22 @@ console.log(
 
 const added = (x: { direct: Side; via: Side }) => fmt(x.via.ttfb - x.direct.ttfb);
 const ratio = (x: { direct: Side; via: Side }) => (x.via.total / x.direct.total).toFixed(2);
-console.log('\n| budget | figure | bare node:http pass-through | target |\n|---|---|---|---|');
-console.log(`| added TTFB, typical request | ${added(typical.via)} | ${added(typical.bare)} | ≤ 1 ms |`);
-console.log(`| added TTFB, 1.5 MB body | ${added(long.via)} | ${added(long.bare)} | ≤ 2 ms |`);
-console.log(`| added TTFB, 8 at once | ${added(eight.via)} | ${added(eight.bare)} | ≤ 3 ms |`);
-console.log(`| total-time ratio, 25 MB answer | ${ratio(big.via)} | ${ratio(big.bare)} | ≤ 1.10 |`);
-console.log(`| total-time ratio, typical request | ${ratio(typical.via)} | ${ratio(typical.bare)} | ≤ 1.5 |`);
-console.log(`| added TTFB, OTLP export on vs off, typical request | ${added(otlpTypical)} | — |`);
-console.log(`| total-time ratio, OTLP export on vs off, typical request | ${ratio(otlpTypical)} | — |`);
-console.log(`| throughput, OTLP export on / off, 8 at once | ${(otlpEight.direct.total / otlpEight.via.total).toFixed(2)} | — |`);
-console.log(`| RSS 3 s after start | ${mb(rssStart)} | < 80 MB |`);
-console.log(`| RSS after 1,000 typical | ${mb(rss1k)} | < 220 MB |`);
+console.log('\n| budget | figure | capture paused | bare node:http pass-through | target |\n|---|---|---|---|---|');
+const row = (label: string, x: typeof typical, f: typeof added, target: string) =>
+  console.log(`| ${label} | ${f(x.via)} | ${f(x.paused)} | ${f(x.bare)} | ${target} |`);
+row('added TTFB, typical request', typical, added, '≤ 1 ms');
+row('added TTFB, 1.5 MB body', long, added, '≤ 2 ms');
+row('added TTFB, 8 at once', eight, added, '≤ 3 ms');
+row('total-time ratio, 25 MB answer', big, ratio, '≤ 1.10');
+row('total-time ratio, typical request', typical, ratio, '≤ 1.5');
+console.log(`| added TTFB, OTLP export on vs off, typical request | ${added(otlpTypical)} | — | — | — |`);
+console.log(`| total-time ratio, OTLP export on vs off, typical request | ${ratio(otlpTypical)} | — | — | — |`);
+console.log(`| throughput, OTLP export on / off, 8 at once | ${(otlpEight.direct.total / otlpEight.via.total).toFixed(2)} | — | — | — |`);
+console.log(`| RSS 3 s after start | ${mb(rssStart)} | — | — | < 80 MB |`);
+console.log(`| RSS after 1,000 typical | ${mb(rss1k)} | — | — | < 220 MB |`);
 console.log(
-  `| growth 1,000 → ${GROWTH_TO.toLocaleString('en')} | ${((rssN - rss1k) / (GROWTH_TO - 1000) / 1024).toFixed(2)} KB/exchange | < 2 KB |`,
+  `| growth 1,000 → ${GROWTH_TO.toLocaleString('en')} | ${((rssN - rss1k) / (GROWTH_TO - 1000) / 1024).toFixed(2)} KB/exchange | — | — | < 2 KB |`,
 );
-console.log(`| RSS after ten 25 MB answers + ten 30 MB requests | ${mb(rssBig)} (10 s later ${mb(rssBigIdle)}) | < 350 MB |`);
+console.log(`| RSS after ten 25 MB answers + ten 30 MB requests | ${mb(rssBig)} (10 s later ${mb(rssBigIdle)}) | — | — | < 350 MB |`);
 if (socketErrors) console.log(`\n${socketErrors} socket error(s) during the run (see above)`);
 await agent.close();
