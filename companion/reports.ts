@@ -11,9 +11,7 @@ import type { Store } from './store/store';
 import type { RollupTotals } from './store/sqlite/measures';
 import { startOfToday } from './store/sqlite/time-zone';
 import type { UsageRollup } from './protocol/analysis';
-
-/** The user's own time zone: "today" and daily totals follow the clock on their wall. */
-export const LOCAL_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+import { localTimeZone } from './lib/local-zone';
 
 /**
  * The summaries a query selects, oldest first, filtered by the store and read a page at a time:
@@ -49,7 +47,7 @@ function sessionReport(sessionId: string | null, list: ExchangeSummary[]): Sessi
   };
 }
 
-export function createReports(store: Store, timeZone = LOCAL_TIME_ZONE): Reports & { live(now?: number): LiveUsage } {
+export function createReports(store: Store, timeZone = localTimeZone()): Reports & { live(now?: number): LiveUsage } {
   return {
     usage(q): UsageResponse {
       const items = select(store, q);

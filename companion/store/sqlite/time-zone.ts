@@ -1,7 +1,11 @@
 /**
  * @module Local days in an IANA time zone, for roll-ups stored in UTC buckets: which day a
- * bucket falls on, and where a day begins and ends.
+ * bucket falls on, and where a day begins and ends. Offsets in the machine's own zone come from
+ * Date, which needs none of the locale data Intl loads (lib/local-zone.ts): the live counters'
+ * "today" costs no Intl at all.
  */
+import { localOffsetAt, localTimeZone } from '../../lib/local-zone';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -60,6 +64,7 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 
 /** Local time minus UTC at instant `t`, in ms (whole minutes). */
 function offsetAt(t: number, timeZone: string): number {
+  if (timeZone === localTimeZone()) return localOffsetAt(t);
   let f = clocks.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
