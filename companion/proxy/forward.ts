@@ -8,7 +8,7 @@
  * from node:http, before the API's router: a request Codex waits on pays for nothing else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { request as upstreamRequest, errors as undiciErrors, type Dispatcher } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import type { ExchangeError } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';
@@ -191,13 +191,13 @@ async function forward(deps: ForwardDeps, incoming: IncomingMessage, outgoing: S
 
 async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerResponse, decision: RouteOk, capture: HttpCapture | null) {
   const method = (incoming.method ?? 'GET') as Dispatcher.HttpMethod;
-  const abort = new AbortController();
   let codexLeft = false;
+  let controller: Dispatcher.DispatchController | null = null;
   // Codex went away (before or during the response): the upstream request is cancelled.
   out.on('close', () => {
     if (out.writableFinished) return;
     codexLeft = true;
-    abort.abort(new Error('Codex closed the connection'));
+    controller?.abort(new Error('Codex closed the connection'));
   });
 
   let drop = ['host'];
@@ -226,21 +226,17 @@ async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerRes
     body = tapped(incoming, capture);
   }
 
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await upstreamRequest(decision.url, {
-      method,
-      headers: flatHeaders(withoutHopByHop(decision.headers, drop)),
-      // undici streams any async iterable (core/request.js, isIterable); its types list only Readable.
-      body: body as Buffer | undefined,
-      dispatcher: deps.dispatcher,
-      signal: abort.signal,
-    });
-  } catch (err) {
-    if (codexLeft) {
-      capture?.fail('aborted', cutShort(deps, false));
-      return;
-    }
+  // The upstream's answer goes to Codex from undici's own callbacks: no body stream between them.
+  let answered = false;
+  let bodyless = false;
+  let settled = false;
+  const settle = (how: () => void) => {
+    if (settled) return;
+    settled = true;
+    how();
+  };
+  const before = (err: Error) => {
+    if (codexLeft) return capture?.fail('aborted', cutShort(deps, false));
     if (incoming.errored || (!incoming.complete && incoming.destroyed)) {
       capture?.fail('aborted', {
         code: 'client_aborted',
@@ -252,57 +248,60 @@ async function send(deps: ForwardDeps, incoming: IncomingMessage, out: ServerRes
     const f = upstreamFailure(err, decision.route.upstream);
     deps.log.warn(f.message);
     capture?.fail('upstream_error', { code: f.type, message: f.message, upstreamCode: null });
-    return writeError(out, f.status, f.type, f.message, 'codex_devtools_upstream');
-  }
-
-  const pairs = headerPairsOf(res.headers);
-  capture?.head(res.statusCode, pairs, Date.now());
-  const outHeaders = withoutHopByHop(pairs, NODE_OWNED);
-  if (codexLeft) {
-    res.body.destroy();
-    capture?.fail('aborted', cutShort(deps, false));
-    return;
-  }
-  out.writeHead(res.statusCode, flatHeaders(outHeaders));
-
-  if (NULL_BODY_STATUS.has(res.statusCode) || method === 'HEAD') {
-    res.body.resume();
-    out.end();
-    capture?.end();
-    return;
-  }
-  // Headers go out now, before the first body byte (an SSE stream may wait long for it).
-  out.flushHeaders();
-
-  const up = res.body;
-  let settled = false;
-  const settle = (how: () => void) => {
-    if (settled) return;
-    settled = true;
-    how();
+    writeError(out, f.status, f.type, f.message, 'codex_devtools_upstream');
   };
-  up.on('data', (chunk: Buffer) => {
-    // Backpressure: a slow Codex slows the upstream read instead of filling our memory.
-    if (!out.write(chunk)) up.pause();
-    capture?.chunk(chunk);
-  });
-  out.on('drain', () => up.resume());
-  up.on('end', () => {
-    out.end();
-    settle(() => capture?.end());
-  });
-  up.on('error', (err) => {
+  const during = (err: Error) => {
     out.destroy();
-    settle(() => {
-      if (codexLeft) capture?.fail('aborted', cutShort(deps, true));
-      else if (err instanceof undiciErrors.BodyTimeoutError)
-        capture?.end(`upstream connection broke: no body bytes within ${deps.bodyTimeoutMs} ms, the body timeout`);
-      else capture?.end(`upstream connection broke: ${maskUrlsInText(describeError(err))}`);
-    });
-  });
-  out.on('close', () => {
-    if (out.writableFinished || settled) return;
-    up.destroy();
-    settle(() => capture?.fail('aborted', cutShort(deps, true)));
-  });
+    if (codexLeft) capture?.fail('aborted', cutShort(deps, true));
+    else if (err instanceof undiciErrors.BodyTimeoutError)
+      capture?.end(`upstream connection broke: no body bytes within ${deps.bodyTimeoutMs} ms, the body timeout`);
+    else capture?.end(`upstream connection broke: ${maskUrlsInText(describeError(err))}`);
+  };
+  out.on('drain', () => controller?.resume());
+
+  const target = new URL(decision.url);
+  deps.dispatcher.dispatch(
+    {
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method,
+      headers: flatHeaders(withoutHopByHop(decision.headers, drop)),
+      // undici streams any async iterable (core/request.js, isIterable); its types list only Readable.
+      body: body as Buffer | undefined,
+    },
+    {
+      onRequestStart(c) {
+        controller = c;
+        if (codexLeft) c.abort(new Error('Codex closed the connection'));
+      },
+      onResponseStart(c, statusCode, headers) {
+        // Informational answers (100, 103) are the connection's business, not Codex's.
+        if (statusCode < 200) return;
+        const pairs = headerPairsOf(headers);
+        capture?.head(statusCode, pairs, Date.now());
+        if (codexLeft) return c.abort(new Error('Codex closed the connection'));
+        answered = true;
+        out.writeHead(statusCode, flatHeaders(withoutHopByHop(pairs, NODE_OWNED)));
+        if (NULL_BODY_STATUS.has(statusCode) || method === 'HEAD') {
+          bodyless = true;
+          return void out.end();
+        }
+        // Headers go out now, before the first body byte (an SSE stream may wait long for it).
+        out.flushHeaders();
+      },
+      onResponseData(c, chunk) {
+        if (bodyless) return;
+        // Backpressure: a slow Codex slows the upstream read instead of filling our memory.
+        if (!out.write(chunk)) c.pause();
+        capture?.chunk(chunk);
+      },
+      onResponseEnd() {
+        if (!bodyless) out.end();
+        settle(() => capture?.end());
+      },
+      onResponseError(_c, err) {
+        settle(() => (answered ? during(err) : before(err)));
+      },
+    },
+  );
 }
