@@ -11,6 +11,7 @@ import { AddonManager, type CaptureAddon } from './capture/addons';
 import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './capture/messages';
 import { CaptureRuntime } from './capture/runtime';
 import { describeError, type Logger } from './lib/log';
+import { yieldToForwarding } from './lib/thread-priority';
 import { AnalysisEngine, storeReads } from './pipeline/analysis';
 import { historyOps, type HistoryOp } from './pipeline/history';
 import { liveAddon } from './pipeline/live';
@@ -129,4 +130,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
 }
 
 const data = workerData as { codexDevtoolsCapture?: WorkerConfig } | null;
-if (parentPort && data?.codexDevtoolsCapture) void serve(parentPort, data.codexDevtoolsCapture);
+if (parentPort && data?.codexDevtoolsCapture) {
+  yieldToForwarding();
+  void serve(parentPort, data.codexDevtoolsCapture);
+}
