@@ -11,6 +11,7 @@ import { AddonManager, type CaptureAddon } from './capture/addons';
 import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './capture/messages';
 import { CaptureRuntime } from './capture/runtime';
 import { describeError, type Logger } from './lib/log';
+import { engineGc, IdleCollector } from './lib/idle-collect';
 import { yieldToForwarding } from './lib/thread-priority';
 import { AnalysisEngine, storeReads } from './pipeline/analysis';
 import { historyOps, type HistoryOp } from './pipeline/history';
@@ -97,8 +98,10 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
       log.error(`capture worker: ${m.t} failed: ${describeError(err)}`);
     }
   };
+  const collector = new IdleCollector(engineGc());
   const receive = (m: ToWorker): void => {
     if (m.t === 'batch') return m.messages.forEach(receive);
+    if (m.t === 'reqChunk' || m.t === 'chunk') collector.took(m.chunk.byteLength);
     if (m.t === 'history') return void answerHistory(m.n, m.op as HistoryOp, m.args);
     // Idle means no background work either: a recompute in progress is waited for.
     if (m.t === 'query' && m.q.q === 'idle') return void recompute.settled().then(() => handle(m));
@@ -110,6 +113,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
       if (closed) throw new Error('the history is closed');
       if (op === 'close') {
         closed = true;
+        collector.stop();
         clearInterval(statsTimer);
         unwatchPrices();
         await recompute.settled();
