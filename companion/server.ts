@@ -120,7 +120,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const inflight = new Map<string, InflightExchange>();
   const settings = readSettings(home);
   const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
-  const prices = loadPrices(home);
+  const prices = await loadPrices(home);
   // The capture worker's failures (addons, analysis) arrive with its stats; the channel counts drops.
   let host_: CaptureHost | null = null;
   const captureStats = () => ({

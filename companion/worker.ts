@@ -41,7 +41,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   };
   const store = Store.open({ home: config.home, log, maxBytes: config.maxStoreBytes });
   const runtime = new CaptureRuntime(new AddonManager(log), post, { maxCaptureBytes: config.maxCaptureBytes, capturing: config.capturing });
-  const analysis = new AnalysisEngine(storeReads(store), log, config.home, config.configuredWindows);
+  const analysis = await AnalysisEngine.open(storeReads(store), log, config.home, config.configuredWindows);
   const history = historyOps(store, config.home, log, analysis, {
     inflightResponseIds: () => [...runtime.live.values()].map((f) => f.assembler.responseId),
     // Posted before the import's answer, on the same port: the main thread hears of them first.
@@ -86,8 +86,11 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   // Analyses a release or an edited prices.json made out of date are recomputed in the background.
   const recompute = new Recompute({ store, analysis, post, liveUsage: history.liveUsage, log, stopped: () => closed });
   const unwatchPrices = watchPrices(config.home, log, () => {
-    if (analysis.reloadPrices()) recompute.schedule();
-    stats();
+    void analysis
+      .reloadPrices()
+      .then((changed) => changed && recompute.schedule())
+      .catch((err) => log.error(`prices: reading ${config.home}/prices.json failed: ${describeError(err)}`))
+      .finally(stats);
   });
   recompute.schedule();
   const handle = (m: ToWorker) => {

@@ -3,7 +3,8 @@
  * its chain) in, its `ExchangeAnalysis` out. Pure: no I/O, no clock; cheap enough to run once
  * per captured exchange.
  */
-import { ANALYSIS_VERSION, type ExchangeAnalysis, type ExchangeFacts, type PriceTable } from '../protocol/analysis';
+import type { ExchangeAnalysis, ExchangeFacts, PriceTable } from '../protocol/analysis';
+import { ANALYSIS_VERSION } from '../protocol/version';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { analyzeCache, type CacheThresholds } from './cache';
 import { contextBreakdown } from './context';

@@ -4,11 +4,12 @@
  * like openai/codex#35925, where cache-missing requests carried 94 % of full-price input).
  */
 import type { CacheReasonCode, SessionCacheReport } from '../protocol/analysis';
-import { CacheReasonCodeSchema } from '../protocol/analysis';
+import { CACHE_REASON_CODES } from '../protocol/cache-reason-codes';
 import type { ExchangeSummary } from '../protocol/exchange';
 import { uncachedInput } from './token-math';
 
-const isCode = (c: string): c is CacheReasonCode => CacheReasonCodeSchema.safeParse(c).success;
+const CODES: ReadonlySet<string> = new Set(CACHE_REASON_CODES);
+const isCode = (c: string): c is CacheReasonCode => CODES.has(c);
 
 /** The report over one session's summaries (their `cache` briefs come from the analysis). */
 export function sessionCacheReport(summaries: readonly ExchangeSummary[]): SessionCacheReport {

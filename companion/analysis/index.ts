@@ -2,7 +2,6 @@
 export { analyzeExchange, cacheBrief, previousInChain } from './analyze';
 export { contextWindowLookup, contextWindowsFromModels } from './models-metadata';
 export { BUILTIN_PRICES } from './prices';
-export { mergePriceOverrides } from './pricing';
 export { sessionCacheReport } from './cache-report';
 export { blendedTokens } from './token-math';
 export { buildSessionThreads } from './thread-tree';

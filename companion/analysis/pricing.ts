@@ -3,8 +3,7 @@
  * (input − cached − cache write)·p_in + cached·p_cached + cache write·p_write + output·p_out,
  * reasoning inside output. Unpriced ⇒ null, never 0.
  */
-import { z } from 'zod';
-import { PriceOverridesSchema, type CostBreakdown, type PriceRow, type PriceTable, type Pricing, type Rates } from '../protocol/analysis';
+import type { CostBreakdown, PriceRow, PriceTable, Pricing, Rates } from '../protocol/analysis';
 import type { Usage } from '../protocol/usage';
 import { phrase, type Phrase } from './texts';
 
@@ -145,27 +144,4 @@ export function priceExchange(
 export function missCost(cost: CostBreakdown | null, tokens: number): number | null {
   if (!cost) return null;
   return (tokens * Math.max(0, cost.rates.inputPer1M - cost.rates.cachedInputPer1M)) / 1e6;
-}
-
-export interface MergedPrices {
-  table: PriceTable;
-  /** Why the override object was rejected; the table is then the one given, unchanged. */
-  errors: string[];
-}
-
-/**
- * Applies a user override object (the parsed override file) to a price table: its rows replace
- * rows of the same model and tier or add new ones, and `unpriced` models lose all their rows.
- * Invalid overrides are rejected whole, with readable errors, and the table stays as it was.
- */
-export function mergePriceOverrides(table: PriceTable, overrides: unknown): MergedPrices {
-  const parsed = PriceOverridesSchema.safeParse(overrides);
-  if (!parsed.success) return { table, errors: [z.prettifyError(parsed.error)] };
-  const { rows, unpriced } = parsed.data;
-  const dropped = new Set(unpriced.map(normalizeModel));
-  const key = (r: PriceRow) => `${normalizeModel(r.model)}\u0000${normalizeTier(r.tier)}`;
-  const replaced = new Set(rows.map(key));
-  const kept = table.rows.filter((r) => !replaced.has(key(r)) && !dropped.has(normalizeModel(r.model)));
-  const added = rows.map((r) => ({ ...r, tier: normalizeTier(r.tier) })).filter((r) => !dropped.has(normalizeModel(r.model)));
-  return { table: { rows: [...added, ...kept] }, errors: [] };
 }

@@ -72,7 +72,7 @@ export async function importCommand(args: string[]): Promise<number> {
     const log = createLogger('warn');
     const store = Store.open({ home: h, log });
     // The analysis a running companion gives them (it alone also learns windows from /models replies).
-    const analysis = new AnalysisEngine(storeReads(store), log, h, readSettings(h).contextWindows ?? {});
+    const analysis = await AnalysisEngine.open(storeReads(store), log, h, readSettings(h).contextWindows ?? {});
     report = await importHistory({ store, analyse: (r) => analysis.run(r) }, sources);
     store.close();
     // What the popup shows when the companion starts next, unless it knows a newer reading.

@@ -8,7 +8,8 @@
  */
 import { analyzeExchange, cacheBrief, contextWindowLookup, contextWindowsFromModels, previousInChain } from '../analysis';
 import { describeError, type Logger } from '../lib/log';
-import { ANALYSIS_VERSION, type ExchangeAnalysis } from '../protocol/analysis';
+import type { ExchangeAnalysis } from '../protocol/analysis';
+import { ANALYSIS_VERSION } from '../protocol/version';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { loadPrices, reloadPrices, type PriceState } from '../store/prices-file';
 import type { Store } from '../store/store';
@@ -66,13 +67,19 @@ export class AnalysisEngine {
   failures = 0;
   lastFailure: string | null = null;
 
-  constructor(
+  /** An engine with the prices in force (`<home>/prices.json` read and checked). */
+  static async open(store: StoreReads, log: Logger, home: string, configuredWindows: Record<string, number> = {}): Promise<AnalysisEngine> {
+    return new AnalysisEngine(store, log, home, configuredWindows, await loadPrices(home));
+  }
+
+  private constructor(
     private readonly store: StoreReads,
     private readonly log: Logger,
     private readonly home: string,
-    private readonly configuredWindows: Record<string, number> = {},
+    private readonly configuredWindows: Record<string, number>,
+    prices: PriceState,
   ) {
-    this.prices = loadPrices(home);
+    this.prices = prices;
     for (const e of this.prices.errors) log.warn(`prices: ${e}; using the built-in table`);
   }
 
@@ -85,9 +92,9 @@ export class AnalysisEngine {
    * Reads `<home>/prices.json` again (it changed); true when the table in force changed. A broken
    * edit keeps the table in force and reports its errors, as at start-up.
    */
-  reloadPrices(): boolean {
+  async reloadPrices(): Promise<boolean> {
     const before = this.prices;
-    this.prices = reloadPrices(this.home, before);
+    this.prices = await reloadPrices(this.home, before);
     for (const e of this.prices.errors) this.log.warn(`prices: ${e}; keeping the prices in force`);
     if (this.prices.version === before.version) return false;
     this.log.info(`prices: ${this.home}/prices.json changed; stored exchanges are repriced in the background`);

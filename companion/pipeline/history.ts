@@ -10,7 +10,7 @@ import type { UsageQuery } from '../context';
 import { createReports } from '../reports';
 import { EXPORT_FORMATS, type ExportFormat } from '../store/export';
 import { exportRecords, type ExportQuery } from '../store/export/select';
-import { importHistory, type ImportSources } from '../store/import/import';
+import type { ImportSources } from '../store/import/import';
 import type { ListQuery, Store } from '../store/store';
 import { importLegacyStore } from '../store/migrate-legacy';
 import type { Logger } from '../lib/log';
@@ -63,9 +63,13 @@ export function historyOps(store: Store, home: string, log: Logger, analysis: Pi
       const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
       store.database.pragma(`max_page_count = ${n}`);
     },
-    /** Imported records go through the capture's own analysis engine, in their threads' order. */
-    import: (sources: ImportSources) =>
-      importHistory(
+    /**
+     * Imported records go through the capture's own analysis engine, in their threads' order.
+     * Loaded on the first import: it validates with the protocol's schemas, which the worker
+     * otherwise never loads.
+     */
+    import: async (sources: ImportSources) =>
+      (await import('../store/import/import')).importHistory(
         { store, analyse: (r) => analysis.run(r), inflightResponseIds: parts.inflightResponseIds, onAdded: parts.onImported },
         sources,
       ),

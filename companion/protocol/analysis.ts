@@ -4,6 +4,7 @@
  * served by the usage and session APIs. Schema module: long by design, one schema per idea.
  */
 import { z } from 'zod';
+import { CACHE_REASON_CODES } from './cache-reason-codes';
 import { TextCodeSchema } from './text-code';
 import { UsageTotalsSchema } from './usage';
 
@@ -18,20 +19,7 @@ const usd = z.number().nonnegative();
  * Why a request read fewer cached tokens than the previous request on its key had left.
  * `cold` is no longer a reason (it is a verdict); it stays readable in analyses stored before.
  */
-export const CacheReasonCodeSchema = z.enum([
-  'cold',
-  'idle_gap',
-  'tools_changed',
-  'instructions_changed',
-  'model_changed',
-  'reasoning_changed',
-  'input_rewritten',
-  'input_truncated',
-  'input_modified',
-  'cache_key_changed',
-  'upstream_changed',
-  'unexplained',
-]);
+export const CacheReasonCodeSchema = z.enum(CACHE_REASON_CODES);
 export type CacheReasonCode = z.infer<typeof CacheReasonCodeSchema>;
 
 /** One reason with its evidence, e.g. `{ code: 'tools_changed', detail: 'added exec_command' }`. */
@@ -382,11 +370,7 @@ export const ExchangeFactsSchema = z.object({
 });
 export type ExchangeFacts = z.infer<typeof ExchangeFactsSchema>;
 
-/**
- * Bumped when the analysis of a stored record must be recomputed. 3: the why, evidence, pricing
- * note and calibration warning carry codes the panel translates (text-code.ts).
- */
-export const ANALYSIS_VERSION = 3;
+export { ANALYSIS_VERSION } from './version';
 
 /** Figures derived from one exchange's usage (analysis/token-math.ts), for the Usage tab. */
 export const UsageFiguresSchema = z.object({

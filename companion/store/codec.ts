@@ -5,7 +5,8 @@
  * The previous request's own delta is copied alongside, so one corrupt record does not break
  * the records after it.
  */
-import { ExchangeSummarySchema, type ExchangeRecord, type ExchangeSummary } from '../protocol/exchange';
+import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
+import { SUMMARY_KEYS } from '../protocol/summary-keys';
 import { hashJson } from './hash';
 import { isObj, type Json } from '../lib/json';
 
@@ -54,9 +55,6 @@ export function commonPrefix(a: readonly (string | null)[], b: readonly string[]
   return i;
 }
 
-/** Derived from the schema, so a new summary field is stored without a second list to update. */
-const SUMMARY_KEYS = Object.keys(ExchangeSummarySchema.shape) as (keyof ExchangeSummary)[];
-
 export function summaryOf(record: ExchangeRecord): ExchangeSummary {
   const s: Json = {};
   for (const k of SUMMARY_KEYS) s[k] = record[k];
@@ -76,7 +74,7 @@ export interface Split {
 export function splitRecord(record: ExchangeRecord): Split {
   const summary = summaryOf(record);
   const rest: Json = {};
-  for (const [k, v] of Object.entries(record)) if (!(SUMMARY_KEYS as string[]).includes(k)) rest[k] = v;
+  for (const [k, v] of Object.entries(record)) if (!(SUMMARY_KEYS as readonly string[]).includes(k)) rest[k] = v;
   const objects = new Map<string, string>();
   let inputHashes: string[] | null = null;
   let tools: string | null = null;

@@ -1,6 +1,6 @@
 /** @module The price table in force: the built-in prices merged with the user's `<home>/prices.json`. */
 import fs from 'node:fs';
-import { BUILTIN_PRICES, mergePriceOverrides } from '../analysis';
+import { BUILTIN_PRICES } from '../analysis';
 import { describeError } from '../lib/log';
 import type { PriceTable } from '../protocol/analysis';
 import { hashJson } from './hash';
@@ -24,8 +24,11 @@ export function priceTableVersion(table: PriceTable): string {
 
 const withVersion = (table: PriceTable, errors: string[]): PriceState => ({ table, version: priceTableVersion(table), errors });
 
-/** The built-in prices merged with `<home>/prices.json`, if present. */
-export function loadPrices(home: string): PriceState {
+/**
+ * The built-in prices merged with `<home>/prices.json`, if present. The overrides' validation
+ * needs the protocol's schemas (zod): it is loaded only when there is such a file.
+ */
+export async function loadPrices(home: string): Promise<PriceState> {
   const file = paths(home).prices;
   if (!fs.existsSync(file)) return withVersion(BUILTIN_PRICES, []);
   let json: unknown;
@@ -34,6 +37,7 @@ export function loadPrices(home: string): PriceState {
   } catch (err) {
     return withVersion(BUILTIN_PRICES, [`${file}: not JSON (${describeError(err)})`]);
   }
+  const { mergePriceOverrides } = await import('../analysis/price-overrides');
   const merged = mergePriceOverrides(BUILTIN_PRICES, json);
   return withVersion(
     merged.table,
@@ -46,7 +50,7 @@ export function loadPrices(home: string): PriceState {
  * the edit is broken, the table in force before it with the edit's errors (a typo mid-edit must
  * not reprice the history with the built-in table).
  */
-export function reloadPrices(home: string, current: PriceState): PriceState {
-  const next = loadPrices(home);
+export async function reloadPrices(home: string, current: PriceState): Promise<PriceState> {
+  const next = await loadPrices(home);
   return next.errors.length ? { ...current, errors: next.errors } : next;
 }

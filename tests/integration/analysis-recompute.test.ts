@@ -82,12 +82,13 @@ describe('stored analyses follow the analysis version and the price table', () =
     const { c, ids } = await captured(home);
     try {
       const builtIn = await Promise.all(ids.map((id) => record(c, id)));
-      expect(builtIn.every((r) => r.analysis!.pricesVersion === loadPrices(home).version)).toBe(true);
+      const builtInVersion = (await loadPrices(home)).version;
+      expect(builtIn.every((r) => r.analysis!.pricesVersion === builtInVersion)).toBe(true);
       const feed = await openFeed(c.url, { token: c.token() });
       await feed.waitFor('feed/snapshot');
 
       fs.writeFileSync(path.join(home, 'prices.json'), overrides(ONE_DOLLAR));
-      const version = loadPrices(home).version;
+      const version = (await loadPrices(home)).version;
       const repriced = await eventually(async () => {
         const rs = await Promise.all(ids.map((id) => record(c, id)));
         return rs.every((r) => r.analysis!.pricesVersion === version) ? rs : undefined;
@@ -125,7 +126,7 @@ describe('stored analyses follow the analysis version and the price table', () =
     fs.writeFileSync(path.join(home, 'prices.json'), overrides(ONE_DOLLAR));
     const { c, ids } = await captured(home);
     try {
-      const version = loadPrices(home).version;
+      const version = (await loadPrices(home)).version;
       fs.writeFileSync(path.join(home, 'prices.json'), '{"rows": [{"model": 5}]}');
       const status = await eventually(async () => {
         const s = StatusResponseSchema.parse(await api(c, '/status'));

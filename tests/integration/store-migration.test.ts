@@ -48,7 +48,7 @@ describe('a 0.1.0 state directory', () => {
     // Their analyses, of an older analysis version and a table without one, are recomputed: the same
     // figures and English, now of the current version, naming the table in force, with the codes the
     // panel translates beside the English (tests/unit/analysis/texts.test.ts checks those).
-    const pricesVersion = loadPrices(home).version;
+    const pricesVersion = (await loadPrices(home)).version;
     for (const r of expected) {
       const got = (await c.store.get(r.id))!;
       expect(got.analysis).toMatchObject({ ...r.analysis, version: ANALYSIS_VERSION, pricesVersion });

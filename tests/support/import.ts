@@ -5,6 +5,6 @@ import type { ImportContext } from '../../companion/store/import/import';
 import type { Store } from '../../companion/store/store';
 
 export function importContext(store: Store, home: string): ImportContext {
-  const engine = new AnalysisEngine(storeReads(store), createLogger('silent'), home);
-  return { store, analyse: (r) => engine.run(r) };
+  const engine = AnalysisEngine.open(storeReads(store), createLogger('silent'), home);
+  return { store, analyse: async (r) => (await engine).run(r) };
 }

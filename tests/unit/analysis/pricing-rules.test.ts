@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_PRICES } from '../../../companion/analysis/prices';
+import { mergePriceOverrides } from '../../../companion/analysis/price-overrides';
 import {
   costOf,
   findPrice,
-  mergePriceOverrides,
   missCost,
   normalizeModel,
   normalizeTier,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeExchange } from '../../../companion/analysis/analyze';
 import { BUILTIN_PRICES } from '../../../companion/analysis/prices';
-import { costOf, findPrice, mergePriceOverrides, normalizeModel, normalizeTier } from '../../../companion/analysis/pricing';
+import { costOf, findPrice, normalizeModel, normalizeTier } from '../../../companion/analysis/pricing';
+import { mergePriceOverrides } from '../../../companion/analysis/price-overrides';
 import { PriceTableSchema } from '../../../companion/protocol/analysis';
 import type { Usage } from '../../../companion/protocol/usage';
 import { loadFixture, recordFrom } from '../../support/records';

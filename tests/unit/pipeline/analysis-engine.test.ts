@@ -32,7 +32,7 @@ async function analyseSecond(firstRequestBytes: number) {
   expect(second.threadId).toBe(first.threadId);
   const stored = [{ ...first, request: { ...first.request, bodyBytes: firstRequestBytes } }, second];
   const store = reads(stored);
-  const engine = new AnalysisEngine(store, createLogger('silent'), homes());
+  const engine = await AnalysisEngine.open(store, createLogger('silent'), homes());
   await engine.run(stored[0]);
   const out = await engine.run(second);
   return { out, fullReads: store.fullReads, firstId: first.id };

@@ -43,7 +43,7 @@ async function setUp(opts: { prices?: unknown; withoutCodes?: boolean } = {}) {
     await store.append({ ...stored, facts: r.analysis!.facts });
   }
   if (opts.prices) fs.writeFileSync(path.join(home, 'prices.json'), JSON.stringify(opts.prices));
-  const analysis = new AnalysisEngine(storeReads(store), log, home);
+  const analysis = await AnalysisEngine.open(storeReads(store), log, home);
   const posted: FromWorker[] = [];
   const recompute = new Recompute({ store, analysis, post: (m) => posted.push(m), liveUsage: () => USAGE, log, stopped: () => false });
   return { store, analysis, posted, recompute, outdated: () => store.outdatedAnalyses(analysis.versions(), null, 1000).length };
