@@ -66,6 +66,8 @@ interface Companion {
   settled(n: number): Promise<void>;
   /** Pauses capture (`POST /api/capture/pause`): forwarding goes on, nothing is recorded. */
   pause(): Promise<void>;
+  /** Resolves once capture has stored all it was sent: no write waiting, the count steady. */
+  quiet(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +112,17 @@ async function startCompanion(upstream: string, extra: { args?: string[]; env?: 
         if (res.statusCode === 200 && s.store && s.store.exchanges >= n && s.store.pendingWrites === 0) return;
       }
       console.error(`the companion did not store ${n} exchanges within two minutes`);
+    },
+    quiet: async () => {
+      let last = -1;
+      for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(100)) {
+        const res = await status();
+        const s = (await res.body.json()) as { store?: { exchanges: number; pendingWrites: number } };
+        if (res.statusCode !== 200 || !s.store) continue;
+        if (s.store.pendingWrites === 0 && s.store.exchanges === last) return;
+        last = s.store.exchanges;
+      }
+      console.error('the companion did not fall quiet within two minutes');
     },
     pause: async () => {
       const res = await request(`${url}/api/capture/pause`, { method: 'POST', headers: auth(), dispatcher: agent });
@@ -303,12 +316,19 @@ await quiet.pause();
 const forwardOnly: [Target, Target] = [straight[0], { label: 'paused', base: `${quiet.url}/v1` }];
 const bare = await startBareProxy(new URL(up.baseUrl).origin);
 const yardstick: [Target, Target] = [straight[0], { label: 'bare', base: `${bare.url}/v1` }];
-/** One budget's workload through the companion, a companion with capture paused, and the bare proxy. */
-const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency = 1) => ({
-  via: await compare(up, straight, name, plan, body, runs, concurrency),
-  paused: await compare(up, forwardOnly, 'the same through a companion with capture paused', plan, body, runs, concurrency),
-  bare: await compare(up, yardstick, 'the same through a bare node:http pass-through', plan, body, runs, concurrency),
-});
+/**
+ * One budget's workload through the companion, a companion with capture paused, and the bare
+ * proxy. Each starts once the companion's capture has stored what the one before sent it: a
+ * backlog left by one measurement would otherwise take CPU from the next.
+ */
+const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency = 1) => {
+  await c.quiet();
+  const via = await compare(up, straight, name, plan, body, runs, concurrency);
+  await c.quiet();
+  const paused = await compare(up, forwardOnly, 'the same through a companion with capture paused', plan, body, runs, concurrency);
+  const bare = await compare(up, yardstick, 'the same through a bare node:http pass-through', plan, body, runs, concurrency);
+  return { via, paused, bare };
+};
 const typical = await budget(
   `typical turn, instant upstream: ${(typicalBody.length / 1024).toFixed(0)} KB request, 120 deltas at once`,
   typicalSse,
@@ -317,6 +337,7 @@ const typical = await budget(
 );
 const long = await budget(`long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
 const eight = await budget('typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
+await c.quiet();
 await compare(up, straight, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
 const big = await budget(`large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10);
 
@@ -339,6 +360,7 @@ const otlpPair: [Target, Target] = [
   { label: 'on ', base: `${exporting.url}/v1` },
 ];
 const otlpTypical = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, instant upstream', typicalSse, typicalBody, 40);
+await Promise.all([plain.quiet(), exporting.quiet()]);
 const otlpEight = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
 // Warm-ups included: every exchange either companion was sent.
 const otlpExchanges = 3 + 40 + (3 + 20) * 8;
