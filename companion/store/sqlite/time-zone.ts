@@ -62,9 +62,13 @@ export function dayReader(timeZone: string): (t: number) => string {
 
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
-/** Local time minus UTC at instant `t`, in ms (whole minutes). */
+/** Local time minus UTC at instant `t`, in ms (whole minutes): from Date in the machine's own zone. */
 function offsetAt(t: number, timeZone: string): number {
-  if (timeZone === localTimeZone()) return localOffsetAt(t);
+  return timeZone === localTimeZone() ? localOffsetAt(t) : zoneOffsetAt(t, timeZone);
+}
+
+/** Local time minus UTC at instant `t` in any zone, in ms (whole minutes), read from Intl. */
+export function zoneOffsetAt(t: number, timeZone: string): number {
   let f = clocks.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

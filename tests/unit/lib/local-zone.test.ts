@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localOffsetAt, localTimeZone, readLocalTimeZone, type ZoneSources } from '../../../companion/lib/local-zone';
+import { zoneOffsetAt } from '../../../companion/store/sqlite/time-zone';
 
 /** Sources where `files` exist, `/etc/localtime` links to `link`, and Intl would answer `intl`. */
 function sources(env: NodeJS.ProcessEnv, link: string | null, files: string[], intl = 'Intl/Answer'): ZoneSources {
@@ -44,30 +45,12 @@ describe('the local time zone, named without Intl where the system names it', ()
   });
 });
 
-describe("the local offset (from Date) is Intl's offset for the zone TZ names", () => {
+describe('the local offset (from Date) is the Intl offset time-zone.ts reads for the zone TZ names', () => {
   const saved = process.env.TZ;
   afterEach(() => {
     if (saved === undefined) delete process.env.TZ;
     else process.env.TZ = saved;
   });
-
-  /** Intl's offset (local minus UTC, ms) of `zone` at `t`. */
-  const intlOffset = (zone: string, t: number) => {
-    const p = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-      })
-        .formatToParts(t)
-        .map((x) => [x.type, x.value]),
-    );
-    return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute) - (t - (t % 60_000));
-  };
 
   it('at any instant, half-hour, 45-minute and DST zones included (property)', () => {
     for (const zone of [
@@ -82,7 +65,7 @@ describe("the local offset (from Date) is Intl's offset for the zone TZ names", 
       process.env.TZ = zone;
       fc.assert(
         fc.property(fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2037, 0, 1) }), (t) => {
-          expect(localOffsetAt(t), `${zone} ${new Date(t).toISOString()}`).toBe(intlOffset(zone, t));
+          expect(localOffsetAt(t), `${zone} ${new Date(t).toISOString()}`).toBe(zoneOffsetAt(t, zone));
         }),
         { numRuns: 300 },
       );
