@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { buildApp } from './app';
 import { createForwardHandler } from './proxy/forward';
-import { isProxyPath } from './proxy/paths';
+import { isProxyPath, targetPath } from './proxy/paths';
 import { buildApi } from './api/routes';
 import { DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/channel';
 import { CaptureControl } from './capture/control';
@@ -281,7 +281,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     if (!addressedToLoopback(req)) {
       return void res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
     }
-    if (isProxyPath((req.url ?? '/').split('?')[0])) return forward(req, res);
+    if (isProxyPath(targetPath(req.url))) return forward(req, res);
     void listener(req, res);
   });
   const upgrades = createUpgradeHandler({

@@ -24,8 +24,6 @@ export function engineGc(): () => void {
 export class IdleCollector {
   private bytes = 0;
   private timer: NodeJS.Timeout | null = null;
-  /** Collections run so far. */
-  runs = 0;
 
   constructor(
     private readonly gc: () => void,
@@ -45,7 +43,6 @@ export class IdleCollector {
   private collect(): void {
     this.timer = null;
     this.bytes = 0;
-    this.runs++;
     this.gc();
   }
 

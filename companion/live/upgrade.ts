@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { isExtensionOrigin } from '../api/security';
 import { addressedToLoopback } from '../lib/loopback';
 import { browserMark, browserRefusalBody } from '../proxy/browser-guard';
-import { isProxyPath } from '../proxy/paths';
+import { isProxyPath, targetPath } from '../proxy/paths';
 import type { LiveHub } from './hub';
 
 export interface UpgradeRoutes {
@@ -31,7 +31,7 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
   const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (!addressedToLoopback(req)) return reply(socket, 421, 'Misdirected Request', 'codex-devtools only answers loopback names.');
-    const path = (req.url ?? '/').split('?')[0];
+    const path = targetPath(req.url);
     const origin = req.headers.origin;
     if (path === '/api/live') {
       if (origin && !isExtensionOrigin(origin))

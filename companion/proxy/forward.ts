@@ -16,7 +16,7 @@ import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from '../http/decode';
 import { openAiErrorBody } from './errors';
 import { refuseBrowserRequest } from './browser-guard';
-import { proxySuffix } from './paths';
+import { proxySuffix, targetPath } from './paths';
 import { headerPairsOf, withoutHopByHop, type HeaderPairs } from '../http/headers';
 import type { RouteOk, Router } from './route';
 
@@ -138,16 +138,11 @@ export function createForwardHandler(deps: ForwardDeps): (incoming: IncomingMess
   return (incoming, outgoing) => {
     if (refuseBrowserRequest(incoming, outgoing)) return;
     forward(deps, incoming, outgoing).catch((err: unknown) => {
-      deps.log.error(`unhandled error on ${incoming.method} ${proxyPathOf(incoming)}: ${describeError(err)}`);
+      deps.log.error(`unhandled error on ${incoming.method} ${targetPath(incoming.url)}: ${describeError(err)}`);
       if (outgoing.headersSent) return void outgoing.destroy();
       outgoing.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR);
     });
   };
-}
-
-/** The request's path without its query (which may carry a key). */
-function proxyPathOf(incoming: IncomingMessage): string {
-  return (incoming.url ?? '/').split('?')[0];
 }
 
 async function forward(deps: ForwardDeps, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {

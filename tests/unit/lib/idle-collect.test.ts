@@ -36,7 +36,6 @@ describe('the capture worker collects its heap once a large intake pauses', () =
     c.took(100);
     vi.advanceTimersByTime(250);
     expect(gc).toHaveBeenCalledTimes(2);
-    expect(c.runs).toBe(2);
   });
 
   it('collects nothing once stopped', () => {
