@@ -8,7 +8,9 @@
  * from node:http, before the API's router: a request Codex waits on pays for nothing else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// By file, as upstream-client.ts imports the agents.
+import undiciErrors from 'undici/lib/core/errors.js';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import type { ExchangeError } from '../protocol/exchange';
 import { describeError, type Logger } from '../lib/log';

@@ -3,8 +3,14 @@
  * automatic decompression, so Codex gets exactly what the upstream sent) and `EnvHttpProxyAgent`
  * honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, which Node's built-in fetch ignores.
  * NODE_EXTRA_CA_CERTS is honoured by Node's TLS layer, which undici uses.
+ * Without a proxy the agent is imported by file: undici's index loads all of undici (fetch,
+ * WebSocket, caches, mocks: some 150 modules, about 3.5 MB resident) for a companion that needs
+ * one class. The proxy agent needs the index (it tunnels with `connect`, one of the methods the
+ * index adds to every dispatcher), so it loads undici whole. undici is pinned, and its package
+ * exports every file.
  */
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
 import { readProxyEnv } from './proxy-env';
 
 export interface UpstreamClientOptions {
@@ -23,7 +29,7 @@ export const DEFAULT_UPSTREAM_TIMEOUTS = {
   connectTimeoutMs: 30_000,
 } as const;
 
-export function createDispatcher(opts: UpstreamClientOptions): Dispatcher {
+export async function createDispatcher(opts: UpstreamClientOptions): Promise<Dispatcher> {
   const common = {
     headersTimeout: opts.headersTimeoutMs,
     bodyTimeout: opts.bodyTimeoutMs,
@@ -31,6 +37,6 @@ export function createDispatcher(opts: UpstreamClientOptions): Dispatcher {
   };
   const p = readProxyEnv(opts.env);
   // All three passed, even when empty: undici would otherwise read process.env for a missing one.
-  if (p.httpProxy || p.httpsProxy) return new EnvHttpProxyAgent({ ...common, ...p });
+  if (p.httpProxy || p.httpsProxy) return new (await import('undici')).EnvHttpProxyAgent({ ...common, ...p });
   return new Agent(common);
 }

@@ -44,7 +44,7 @@ describe('choosing the outbound proxy from the environment', () => {
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
     const origin = `127.0.0.1:${(target.address() as AddressInfo).port}`;
     const env = { HTTP_PROXY: upper.url, http_proxy: lower.url };
-    const dispatcher = createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, env });
+    const dispatcher = await createDispatcher({ ...DEFAULT_UPSTREAM_TIMEOUTS, env });
     try {
       const res = await request(`http://${origin}/v1/responses`, { dispatcher });
       expect(await res.body.text()).toBe('ok');
