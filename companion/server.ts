@@ -2,22 +2,20 @@
  * @module Starts a companion: state directory, store, capture, API, live feed and proxy on one
  * loopback port. `startCompanion` is what the CLI and the tests call.
  */
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
-import { buildApp } from './app';
+import type { Duplex } from 'node:stream';
 import { createForwardHandler } from './proxy/forward';
 import { isProxyPath, targetPath } from './proxy/paths';
-import { buildApi } from './api/routes';
 import { DEFAULT_CAPTURE_QUEUE_BYTES } from './capture/channel';
 import { CaptureControl } from './capture/control';
 import { RateLimitState } from './store/ratelimit-state';
 import type { CompanionContext, InflightExchange } from './context';
 import { CaptureHost, type CaptureThread } from './pipeline/host';
-import { loadPrices } from './store/prices-file';
 import { createSink } from './pipeline/sink';
 import { createLogger, describeError, type LogLevel, type Logger } from './lib/log';
 import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
+import { onDemand } from './lib/on-demand';
 import { probe } from './lib/probe';
 import { acquireStateLock, type StateLock } from './lib/state-lock';
 import { tokenSource } from './lib/token';
@@ -26,7 +24,6 @@ import { DEFAULT_SNAPSHOT_SIZE, LiveHub, type HubOptions } from './live/hub';
 import { createUpgradeHandler } from './live/upgrade';
 import { Profiles } from './proxy/profiles';
 import { createRouter } from './proxy/router';
-import { createWsRelay } from './proxy/ws-relay';
 import { detectAuth } from './proxy/route';
 import { headerPairsOf } from './http/headers';
 import { recordUpgradeRefusal } from './capture/upgrade-refusal';
@@ -44,6 +41,8 @@ import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES
 const MIGRATION_TIMEOUT_MS = 30 * 60_000;
 /** How long the capture worker may take to start and open the store. */
 const STARTUP_TIMEOUT_MS = 60_000;
+/** The answer when the API cannot load, as the API's own error handler words it. */
+const INTERNAL_ERROR_BODY = JSON.stringify({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' });
 /** How long a history read waits for capture to store what was already forwarded. */
 const CAPTURE_SETTLE_MS = 1000;
 
@@ -120,15 +119,14 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   const inflight = new Map<string, InflightExchange>();
   const settings = readSettings(home);
   const maxCaptureBytes = opts.maxCaptureBytes ?? 32 * 1024 * 1024;
-  const prices = await loadPrices(home);
   // The capture worker's failures (addons, analysis) arrive with its stats; the channel counts drops.
   let host_: CaptureHost | null = null;
   const captureStats = () => ({
     addonFailures: host_?.stats.addonFailures ?? {},
     droppedChunks: host_?.channel.droppedChunks ?? 0,
     analysisFailures: host_?.stats.analysisFailures ?? 0,
-    // The worker's, once it reports (it follows edits of prices.json); the file's as read at start before.
-    priceErrors: host_?.stats.store ? host_.stats.priceErrors : prices.errors,
+    // The worker reads prices.json (and follows its edits); its first figures arrive before the port opens.
+    priceErrors: host_?.stats.priceErrors ?? [],
   });
   const capture = new CaptureControl(home, () => {
     const s = host_?.stats.store ?? { pendingWrites: 0, lostRecords: 0, writeFailing: false, lastWriteError: null };
@@ -240,13 +238,14 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
   };
 
   const timeouts = { ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts };
-  const dispatcher = createDispatcher({ ...timeouts, env: opts.env });
+  const dispatcher = await createDispatcher({ ...timeouts, env: opts.env });
   const router = createRouter({
     apiUpstream: opts.apiUpstream ?? DEFAULT_API_UPSTREAM,
     chatgptUpstream: opts.chatgptUpstream ?? DEFAULT_CHATGPT_UPSTREAM,
     profiles,
   });
-  const app = buildApp({ api: buildApi(ctx), log });
+  // The API (Hono, its routes and their schemas) loads with the first request that is not Codex's.
+  const app = onDemand(async () => (await import('./app')).appListener(ctx));
   const forward = createForwardHandler({
     router,
     dispatcher,
@@ -257,36 +256,51 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     bodyTimeoutMs: timeouts.bodyTimeoutMs,
   });
 
-  const relay =
-    opts.websocket === false
-      ? null
-      : createWsRelay({
-          router,
-          env: opts.env,
-          channel,
-          log,
-          maxPayload: opts.maxWebSocketMessageBytes ?? 64 * 1024 * 1024,
-          connectTimeoutMs: opts.timeouts?.connectTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.connectTimeoutMs,
-          capturing: () => !capture.paused,
-        });
+  // `ws` loads with Codex's first WebSocket.
+  const relay = onDemand(async () =>
+    (await import('./proxy/ws-relay')).createWsRelay({
+      router,
+      env: opts.env,
+      channel,
+      log,
+      maxPayload: opts.maxWebSocketMessageBytes ?? 64 * 1024 * 1024,
+      connectTimeoutMs: opts.timeouts?.connectTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUTS.connectTimeoutMs,
+      capturing: () => !capture.paused,
+    }),
+  );
+  const relayUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    relay.get().then(
+      (r) => r.handle(req, socket, head),
+      (err: unknown) => {
+        log.error(`relay: could not load the WebSocket relay: ${describeError(err)}`);
+        socket.destroy();
+      },
+    );
   // A WebSocket chain lives on one upstream connection: a profile switch closes Codex's socket
   // at the next turn boundary, and Codex reconnects with full context on the new route.
   profiles.onChange((p) => {
-    for (const conn of relay?.connections ?? []) if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
+    for (const conn of relay.loaded()?.connections ?? [])
+      if (conn.profileId !== p.id) conn.closeAtTurnBoundary(`profile switched to ${p.id}`);
   });
   // The Host check runs first: Hono would build a URL from it (and answer 400 or throw on a value
   // the URL parser rejects). Proxy paths then go straight to forwarding, the rest to the API.
-  const listener = getRequestListener(app.fetch);
   const server = http.createServer((req, res) => {
     if (!addressedToLoopback(req)) {
       return void res.writeHead(421, { 'content-type': 'application/json', connection: 'close' }).end(FOREIGN_HOST_BODY);
     }
     if (isProxyPath(targetPath(req.url))) return forward(req, res);
-    void listener(req, res);
+    app.get().then(
+      (listener) => void listener(req, res),
+      (err: unknown) => {
+        log.error(`api: could not load the API: ${describeError(err)}`);
+        res.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR_BODY);
+      },
+    );
   });
   const upgrades = createUpgradeHandler({
     hub,
-    relay: relay?.handle,
+    log,
+    relay: opts.websocket === false ? undefined : relayUpgrade,
     recordRefusal: (req, status) => {
       if (capture.paused) return;
       const route = {
@@ -335,8 +349,8 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     hub.close();
-    upgrades.wss.close();
-    for (const conn of relay?.connections ?? []) conn.closeAtTurnBoundary('codex-devtools is shutting down');
+    upgrades.close();
+    for (const conn of relay.loaded()?.connections ?? []) conn.closeAtTurnBoundary('codex-devtools is shutting down');
     // A keep-alive socket whose stream just finished is idle now: let it go too.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const drained = await Promise.race([
@@ -344,7 +358,7 @@ async function startLocked(opts: CompanionOptions, log: Logger, host: string, ho
       new Promise<boolean>((r) => setTimeout(() => r(false), opts.drainMs ?? 5000).unref()),
     ]);
     clearInterval(sweep);
-    relay?.close();
+    relay.loaded()?.close();
     if (!drained) server.closeAllConnections();
     await closed;
     // Capture gets as long again to store what it has; a stuck capture never holds up the exit.

@@ -3,12 +3,11 @@
  * sends each a snapshot, then fans out `resource/verb` messages. Progress is throttled per
  * exchange; output text goes only to clients subscribed to that exchange.
  */
-import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { tokenMatches } from '../api/security';
 import type { Logger } from '../lib/log';
 import type { ExchangeSummary } from '../protocol/exchange';
-import { parseClientMessage, type CaptureState, type LivePreview, type LiveUsage, type ServerMessage } from '../protocol/live';
+import type { CaptureState, ClientMessage, Parsed, LivePreview, LiveUsage, ServerMessage } from '../protocol/live';
 import type { ProfilePublic } from '../protocol/profile';
 import type { RateLimits } from '../protocol/ratelimits';
 import { PROTOCOL_VERSION } from '../protocol/version';
@@ -89,8 +88,8 @@ export class LiveHub {
     return n;
   }
 
-  /** Takes over an upgraded socket. */
-  attach(ws: WebSocket, _req?: IncomingMessage): void {
+  /** Takes over an upgraded socket; `parse` reads its messages (passed in: the schemas load with the first client). */
+  attach(ws: WebSocket, parse: (raw: string) => Parsed<ClientMessage>): void {
     const client = new LiveClient(ws, this.opts, (c, why) => this.drop(c, why));
     this.clients.add(client);
     const helloTimer = setTimeout(
@@ -99,7 +98,7 @@ export class LiveHub {
     );
     ws.on('message', (data, isBinary) => {
       if (isBinary) return this.badMessage(client, 'binary frames are not part of the protocol');
-      this.onMessage(client, data.toString(), helloTimer);
+      this.onMessage(client, parse(data.toString()), helloTimer);
     });
     ws.on('close', () => {
       clearTimeout(helloTimer);
@@ -109,8 +108,7 @@ export class LiveHub {
     ws.on('error', (err) => this.log.debug(`live client error: ${err.message}`));
   }
 
-  private onMessage(client: LiveClient, raw: string, helloTimer: NodeJS.Timeout): void {
-    const parsed = parseClientMessage(raw);
+  private onMessage(client: LiveClient, parsed: Parsed<ClientMessage>, helloTimer: NodeJS.Timeout): void {
     if (!parsed.ok) {
       if (!client.ready)
         return this.refuse(client, CLOSE.badHello, 'bad_message', `the first message must be a valid hello (${parsed.error})`);

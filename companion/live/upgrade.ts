@@ -1,12 +1,14 @@
 /**
  * @module WebSocket upgrades on the companion's port: the live feed at `/api/live` (extension
  * origins only, token in the hello) and Codex's Responses WebSocket on the proxy path.
- * Handled with `ws` directly on the server's upgrade event.
+ * Handled with `ws` directly on the server's upgrade event; `ws` and the feed's message schemas
+ * load with the first client.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
 import { isExtensionOrigin } from '../api/security';
+import { describeError, type Logger } from '../lib/log';
+import { onDemand } from '../lib/on-demand';
 import { addressedToLoopback } from '../lib/loopback';
 import { browserMark, browserRefusalBody } from '../proxy/browser-guard';
 import { isProxyPath, targetPath } from '../proxy/paths';
@@ -14,6 +16,7 @@ import type { LiveHub } from './hub';
 
 export interface UpgradeRoutes {
   hub: LiveHub;
+  log: Logger;
   /** Handles a Codex upgrade on the proxy path; absent means "refuse with 426" (HTTP fallback). */
   relay?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Records a proxy-path upgrade answered here without reaching the upstream. */
@@ -27,7 +30,10 @@ function reply(socket: Duplex, status: number, reason: string, body = '', type =
 }
 
 export function createUpgradeHandler(routes: UpgradeRoutes) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const feed = onDemand(async () => {
+    const [{ WebSocketServer }, { parseClientMessage }] = await Promise.all([import('ws'), import('../protocol/live')]);
+    return { wss: new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }), parse: parseClientMessage };
+  });
   const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (!addressedToLoopback(req)) return reply(socket, 421, 'Misdirected Request', 'codex-devtools only answers loopback names.');
@@ -36,7 +42,13 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
     if (path === '/api/live') {
       if (origin && !isExtensionOrigin(origin))
         return reply(socket, 403, 'Forbidden', 'Web pages may not open the codex-devtools live feed.');
-      wss.handleUpgrade(req, socket, head, (ws) => routes.hub.attach(ws, req));
+      void feed.get().then(
+        ({ wss, parse }) => wss.handleUpgrade(req, socket, head, (ws) => routes.hub.attach(ws, parse)),
+        (err: unknown) => {
+          routes.log.error(`live: could not load the live feed: ${describeError(err)}`);
+          socket.destroy();
+        },
+      );
       return;
     }
     if (isProxyPath(path)) {
@@ -50,5 +62,5 @@ export function createUpgradeHandler(routes: UpgradeRoutes) {
     }
     reply(socket, 404, 'Not Found');
   };
-  return { handler, wss };
+  return { handler, close: () => feed.loaded()?.wss.close() };
 }

@@ -92,8 +92,9 @@ describe('the Codex panel inside Chromium DevTools', () => {
     panel = await attach(frame);
     const text = await poll(async () => {
       const t = await panel!.evaluate<string>('document.body.innerText');
-      // The stored exchange's answer, in the Preview column a docked panel always keeps (Model may not fit).
-      return /\bconnected\b/.test(t) && t.includes('Hello from the fake upstream.') ? t : null;
+      // The stored exchange's answer, in the Preview column a docked panel always keeps (Model may not fit),
+      // once the history's first page has come too (the feed's snapshot may show the row before it).
+      return /\bconnected\b/.test(t) && t.includes('Hello from the fake upstream.') && !t.includes('Loading older exchanges') ? t : null;
     }, 'the panel did not connect and list the stored exchange');
     expect(text).toMatch(/\b1 of 1 stored\b/);
     const shot = await frontend!.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });

@@ -10,6 +10,7 @@ import { startCli, type RunningCli } from '../support/cli';
 import { tempHomes } from '../support/companion';
 import { freePort } from '../support/ports';
 import { rawRequest } from '../support/http';
+import { openFeed } from '../support/live-client';
 
 const home = tempHomes();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,6 +20,7 @@ describe('the companion at rest', () => {
   let port: number;
   let probe: string;
   let auth: Record<string, string>;
+  let token: string;
   beforeAll(async () => {
     const h = home();
     probe = path.join(h, 'probe');
@@ -28,19 +30,40 @@ describe('the companion at rest', () => {
       env: { NODE_OPTIONS: `--import ${path.resolve('tests/support/footprint-probe.mjs')}`, PROBE_DIR: probe, TZ: 'Europe/Paris' },
     });
     await c.waitFor('listening on');
-    auth = { authorization: `Bearer ${fs.readFileSync(path.join(h, 'token'), 'utf8').trim()}` };
-    // The live counters ("today" in the local zone) are computed, and served, by now.
-    expect((await rawRequest(`http://127.0.0.1:${port}/api/status`, { headers: auth })).status).toBe(200);
+    token = fs.readFileSync(path.join(h, 'token'), 'utf8').trim();
+    auth = { authorization: `Bearer ${token}` };
   });
   afterAll(() => c.stop());
 
   const read = (name: string) => (fs.existsSync(path.join(probe, name)) ? fs.readFileSync(path.join(probe, name), 'utf8') : '');
+  const modules = () => read('modules.log');
+  /** zod in a thread as the probe last saw it (it looks every 50 ms). */
+  const zodIn = async (thread: 'main' | 'worker') => {
+    while (!read(`zod-${thread}`)) await sleep(20);
+    await sleep(120);
+    return read(`zod-${thread}`);
+  };
 
-  it('keeps the schemas (zod) out of the capture worker; the main thread, which validates API input, has them', async () => {
-    while (!read('zod-worker') || !read('zod-main')) await sleep(20);
-    await sleep(100);
-    expect(read('zod-main')).toBe('true');
-    expect(read('zod-worker')).toBe('false');
+  it('loads the API (Hono, the schemas) with the first API request and `ws` with the first live client, undici by part', async () => {
+    // The probe's log works: the forward path's agent is loaded at start.
+    expect(modules()).toMatch(/node_modules\/undici\/lib\/dispatcher\/agent\.js$/m);
+    expect(modules()).not.toMatch(/node_modules\/undici\/index\.js$/m);
+    expect(modules()).not.toMatch(/node_modules\/(hono|@hono\/node-server|ws)\//);
+
+    // The live counters ("today" in the local zone) are computed, and served, by now.
+    expect((await rawRequest(`http://127.0.0.1:${port}/api/status`, { headers: auth })).status).toBe(200);
+    expect(modules()).toMatch(/node_modules\/hono\//);
+    expect(modules()).not.toMatch(/node_modules\/ws\//);
+
+    const feed = await openFeed(`http://127.0.0.1:${port}`, { token });
+    await feed.waitFor('feed/snapshot');
+    feed.close();
+    expect(modules()).toMatch(/node_modules\/ws\//);
+  });
+
+  it('keeps the schemas (zod) out of the capture worker; the main thread, which validates its state files, has them', async () => {
+    expect(await zodIn('main')).toBe('true');
+    expect(await zodIn('worker')).toBe('false');
   });
 
   // Without the zone's file the name comes from Intl, as it should (lib/local-zone.ts).

@@ -3,12 +3,16 @@
 //   loads ICU's locale data, about 8 MB).
 // - Writes whether zod is loaded in this thread to $PROBE_DIR/zod-<main|worker> every 50 ms (zod
 //   sets globalThis.__zod_globalConfig when it loads).
+// - In the main thread, registers footprint-hooks.mjs: every module resolved from then on is
+//   appended to $PROBE_DIR/modules.log.
 import fs from 'node:fs';
+import { register } from 'node:module';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 
 const dir = process.env.PROBE_DIR;
 const thread = isMainThread ? 'main' : 'worker';
+if (isMainThread) register('./footprint-hooks.mjs', import.meta.url, { data: { log: path.join(dir, 'modules.log') } });
 
 const Original = Intl.DateTimeFormat;
 function Probe(...args) {
