@@ -9,9 +9,10 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { buildApi } from './api/routes';
 import type { CompanionContext } from './context';
+import { INTERNAL_ERROR } from './lib/internal-error';
 import type { Logger } from './lib/log';
 
-export function buildApp(api: Hono, log: Logger): Hono {
+function buildApp(api: Hono, log: Logger): Hono {
   const app = new Hono();
   app.route('/api', api);
   app.notFound((c) =>
@@ -19,7 +20,7 @@ export function buildApp(api: Hono, log: Logger): Hono {
   );
   app.onError((err, c) => {
     log.error(`unhandled error on ${c.req.method} ${c.req.path}: ${err.message}`);
-    return c.json({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' }, 500);
+    return c.json(INTERNAL_ERROR, 500);
   });
   return app;
 }

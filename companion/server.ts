@@ -15,6 +15,7 @@ import { CaptureHost, type CaptureThread } from './pipeline/host';
 import { createSink } from './pipeline/sink';
 import { createLogger, describeError, type LogLevel, type Logger } from './lib/log';
 import { addressedToLoopback, FOREIGN_HOST_BODY } from './lib/loopback';
+import { INTERNAL_ERROR_BODY } from './lib/internal-error';
 import { onDemand } from './lib/on-demand';
 import { probe } from './lib/probe';
 import { acquireStateLock, type StateLock } from './lib/state-lock';
@@ -41,8 +42,6 @@ import { DEFAULT_API_UPSTREAM, DEFAULT_CHATGPT_UPSTREAM, DEFAULT_MAX_STORE_BYTES
 const MIGRATION_TIMEOUT_MS = 30 * 60_000;
 /** How long the capture worker may take to start and open the store. */
 const STARTUP_TIMEOUT_MS = 60_000;
-/** The answer when the API cannot load, as the API's own error handler words it. */
-const INTERNAL_ERROR_BODY = JSON.stringify({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' });
 /** How long a history read waits for capture to store what was already forwarded. */
 const CAPTURE_SETTLE_MS = 1000;
 

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { withLayout } from '../analysis/layout';
 import type { CompanionContext } from '../context';
+import { INTERNAL_ERROR } from '../lib/internal-error';
 import { describeError } from '../lib/log';
 import { Unavailable } from '../lib/unavailable';
 import path from 'node:path';
@@ -214,7 +215,7 @@ export function buildApi(ctx: CompanionContext): Hono {
     // The history's worker busy or gone: the client may retry; nothing is wrong with the request.
     if (err instanceof Unavailable) return c.json({ error: 'unavailable', message: err.message }, 503);
     ctx.log.error(`API ${c.req.method} ${c.req.path} failed: ${describeError(err)}`);
-    return c.json({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' }, 500);
+    return c.json(INTERNAL_ERROR, 500);
   });
   return api;
 }

@@ -13,6 +13,7 @@ import type { Dispatcher } from 'undici';
 import undiciErrors from 'undici/lib/core/errors.js';
 import type { CaptureChannel, HttpCapture } from '../capture/channel';
 import type { ExchangeError } from '../protocol/exchange';
+import { INTERNAL_ERROR_BODY } from '../lib/internal-error';
 import { describeError, type Logger } from '../lib/log';
 import { maskUrlsInText } from '../lib/url-secrets';
 import { decodeBody, parseEncoding } from '../http/decode';
@@ -133,8 +134,6 @@ function cutShort(deps: ForwardDeps, answered: boolean): ExchangeError {
   };
 }
 
-const INTERNAL_ERROR = JSON.stringify({ error: 'internal_error', message: 'codex-devtools hit an internal error; see its log.' });
-
 /** The node:http handler of the proxy paths: browsers refused, the rest forwarded. */
 export function createForwardHandler(deps: ForwardDeps): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
@@ -142,7 +141,7 @@ export function createForwardHandler(deps: ForwardDeps): (incoming: IncomingMess
     forward(deps, incoming, outgoing).catch((err: unknown) => {
       deps.log.error(`unhandled error on ${incoming.method} ${targetPath(incoming.url)}: ${describeError(err)}`);
       if (outgoing.headersSent) return void outgoing.destroy();
-      outgoing.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR);
+      outgoing.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR_BODY);
     });
   };
 }
