@@ -56,10 +56,13 @@ export function historyOps(store: Store, home: string, log: Logger, analysis: Pi
     migrateLegacy: () => importLegacyStore(store, home, log),
     /**
      * Fault injection for the disk-full tests: caps the database's pages (null lifts the cap), as a
-     * full disk would. Refused unless CODEX_DEVTOOLS_FAULT_INJECTION=1 was set for this process.
+     * full disk would; 'current' first gives the file's free pages back, so that every write that
+     * needs a page fails, whatever earlier writes left free. Refused unless
+     * CODEX_DEVTOOLS_FAULT_INJECTION=1 was set for this process.
      */
     capPages: (pages: number | 'current' | null) => {
       if (process.env.CODEX_DEVTOOLS_FAULT_INJECTION !== '1') throw new Error('fault injection is off');
+      if (pages === 'current') store.database.pragma('incremental_vacuum');
       const n = pages === 'current' ? (store.database.pragma('page_count', { simple: true }) as number) : (pages ?? 4294967294);
       store.database.pragma(`max_page_count = ${n}`);
     },
