@@ -37,7 +37,8 @@ function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
 export interface StoreReads {
   /** The latest exchanges of a thread that started before `until` (epoch ms, exclusive). */
   threadSummaries(threadId: string, until: number): Promise<ExchangeSummary[]>;
-  record(id: string): Promise<ExchangeRecord | null>;
+  /** A stored record; input items `alongside` also carries are taken from it, not read back. */
+  record(id: string, alongside?: ExchangeRecord): Promise<ExchangeRecord | null>;
 }
 
 /**
@@ -47,7 +48,7 @@ export interface StoreReads {
 export function storeReads(store: Pick<Store, 'firstPage' | 'get'>): StoreReads {
   return {
     threadSummaries: async (threadId, until) => store.firstPage({ thread: threadId, until, limit: 20 }),
-    record: (id) => store.get(id),
+    record: (id, alongside) => store.get(id, alongside),
   };
 }
 
@@ -109,7 +110,8 @@ export class AnalysisEngine {
     const candidates = await this.store.threadSummaries(record.threadId, record.startedAt + 1);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
-    return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id));
+    // Codex resent the previous request's items in this one: a long session's megabytes are not read back.
+    return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id, record));
   }
 
   /**

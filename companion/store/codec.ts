@@ -35,8 +35,22 @@ export interface StoredPayload {
 const INPUT_MARKER = '$codex-devtools:input';
 const TOOLS_MARKER = '$codex-devtools:tools';
 
+export interface HashedItems {
+  hashes: string[];
+  /** hash → JSON text, for storing the items not stored yet. */
+  json: Map<string, string>;
+}
+
+/**
+ * Lists hashed already, by identity: a request's input is hashed when the exchange begins and
+ * again when its record is stored, and captured bodies are never changed in between.
+ */
+const hashed = new WeakMap<readonly unknown[], HashedItems>();
+
 /** Hashes items; returns their hashes and the JSON text of each (for storing new objects). */
-function hashItems(items: unknown[]): { hashes: string[]; json: Map<string, string> } {
+export function hashItems(items: readonly unknown[]): HashedItems {
+  const known = hashed.get(items);
+  if (known) return known;
   const json = new Map<string, string>();
   const hashes = items.map((item) => {
     const text = JSON.stringify(item) ?? 'null';
@@ -44,7 +58,17 @@ function hashItems(items: unknown[]): { hashes: string[]; json: Map<string, stri
     json.set(h, text);
     return h;
   });
-  return { hashes, json };
+  const out = { hashes, json };
+  hashed.set(items, out);
+  return out;
+}
+
+/** A record's input items by hash (none for a record without an input list). */
+export function itemsByHash(record: ExchangeRecord): Map<string, unknown> {
+  const body = record.request.body;
+  const input = isObj(body) && Array.isArray(body.input) ? (body.input as unknown[]) : [];
+  const { hashes } = hashItems(input);
+  return new Map(hashes.map((h, i) => [h, input[i]]));
 }
 
 /** Length of the common prefix of two hash lists. */

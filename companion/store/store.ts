@@ -17,7 +17,9 @@ import type { CapturedRequest, ExchangeRecord, ExchangeSummary, StreamEvent } fr
 import type { Logger } from '../lib/log';
 import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
-import { commonPrefix, Items } from './sqlite/items';
+import { commonPrefix, itemsByHash } from './codec';
+import { begunJson, readBegun } from './sqlite/begun';
+import { Items } from './sqlite/items';
 import {
   deflate,
   inflateJson,
@@ -177,7 +179,6 @@ export class Store {
   /** Writes the row of an exchange that just started (status `streaming`), with its request if known. */
   begin(summary: ExchangeSummary, request: CapturedRequest | null = null): void {
     const row = { ...columnsOf(summary), ended: 0, owner_pid: process.pid, owner: this.instance };
-    const begun = request ? transientJson(request) : null;
     this.push({
       id: summary.id,
       kind: 'begin',
@@ -190,10 +191,17 @@ export class Store {
           this.stmt('INSERT INTO bodies (rowid, summary, begun) VALUES (?, ?, ?)').run(
             added.lastInsertRowid,
             JSON.stringify(summary),
-            begun,
+            request ? begunJson(request, { base: this.inputBase(summary), has: (h) => this.items.has(h) }) : null,
           );
         })(),
     });
+  }
+
+  /** The thread's latest stored exchange and its input hashes: what a request of the thread extends. */
+  private inputBase(s: ExchangeSummary): { id: string; input: (string | null)[] } | null {
+    const id = this.lastOfThread({ session: sessionKey(s.sessionId), thread: s.threadId }, s.id);
+    const input = id ? this.items.inputOf(id) : null;
+    return id && input ? { id, input } : null;
   }
 
   /** Persists events of a streaming exchange, batched: on disk within EVENT_FLUSH_MS. */
@@ -573,8 +581,11 @@ export class Store {
     return this.stmt<{ n: number }>(`SELECT count(*) AS n FROM exchanges e WHERE ${s.where}`).get(...s.params)!.n;
   }
 
-  /** The full record, with its input, tools and output rebuilt from the stored items. */
-  async get(id: string): Promise<ExchangeRecord | null> {
+  /**
+   * The full record, with its input, tools and output rebuilt from the stored items; input items
+   * that `alongside` carries too (the next request of the thread resends them) are taken from it.
+   */
+  async get(id: string, alongside?: ExchangeRecord): Promise<ExchangeRecord | null> {
     const m = this.memory.get(id);
     if (m?.record) return m.record;
     const row = this.stmt<{ summary: string; payload: Buffer | null; analysis: Buffer | null; begun: string | Buffer | null }>(
@@ -583,16 +594,27 @@ export class Store {
     if (!row) return null;
     const summary = JSON.parse(row.summary) as ExchangeSummary;
     if (!row.payload) {
-      const request = row.begun ? readTransient<CapturedRequest>(row.begun) : null;
+      const request = row.begun
+        ? readBegun(row.begun, {
+            baseItems: (base, keep) => this.items.resolve(this.baseItems(base, keep)),
+            item: (h) => this.items.resolve([h])[0],
+          })
+        : null;
       return abortedRecord(summary, request, this.eventsOf(id));
     }
     const body = inflateJson<StoredBody>(row.payload);
     const hashes = this.items.inputOf(id);
     const record = unpackRecord(summary, body, {
-      input: hashes ? this.items.resolve(hashes) : null,
+      input: hashes ? this.items.resolve(hashes, alongside && itemsByHash(alongside)) : null,
       resolve: (h) => this.items.resolve(h),
     });
     return row.analysis ? { ...record, analysis: inflateJson<NonNullable<ExchangeRecord['analysis']>>(row.analysis) } : record;
+  }
+
+  /** The first `keep` input hashes of `base`; null for each it no longer has (unreadable). */
+  private baseItems(base: string, keep: number): (string | null)[] {
+    const input = this.items.inputOf(base) ?? [];
+    return Array.from({ length: keep }, (_, i) => input[i] ?? null);
   }
 
   // ——— reports ———

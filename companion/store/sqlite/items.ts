@@ -60,10 +60,19 @@ export class Items {
     }
   }
 
-  /** The values of `hashes`, in order; an unknown or missing hash reads as unreadable. */
-  resolve(hashes: readonly (string | null)[]): unknown[] {
-    const wanted = [...new Set(hashes.filter((h): h is string => h !== null))];
+  /** Whether an item of this hash is stored. */
+  has(hash: string): boolean {
+    return this.byHash.get(hash) !== undefined;
+  }
+
+  /**
+   * The values of `hashes`, in order; an unknown or missing hash reads as unreadable. Those in
+   * `known` are taken from it: the same hash is the same JSON.
+   */
+  resolve(hashes: readonly (string | null)[], known?: ReadonlyMap<string, unknown>): unknown[] {
     const found = new Map<string, unknown>();
+    if (known) for (const h of hashes) if (h !== null && known.has(h)) found.set(h, known.get(h));
+    const wanted = [...new Set(hashes.filter((h): h is string => h !== null && !found.has(h)))];
     for (let i = 0; i < wanted.length; i += 500) {
       for (const row of this.bodies.all(JSON.stringify(wanted.slice(i, i + 500)))) {
         try {
@@ -119,12 +128,4 @@ export class Items {
   forget(): void {
     this.inputs.clear();
   }
-}
-
-/** Length of the common prefix of two hash lists. */
-export function commonPrefix(a: readonly (string | null)[], b: readonly string[]): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
 }

@@ -71,6 +71,52 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
     expect(got?.response.events).toEqual(events.slice(0, 3));
   });
 
+  it("keeps a later turn's request as its new items plus a reference to the turn before, and reads it back whole", async () => {
+    const h = homes();
+    const steps = codexSession(30);
+    const before = await stepRecord(steps[28]);
+    const record = await stepRecord(steps[29]);
+    const first = Store.open({ home: h, log });
+    await first.append(before);
+    first.begin(streaming(record), record.request);
+    first.close();
+    const db = new Database(path.join(h, DB_FILE), { readonly: true });
+    const begun = (
+      db.prepare('SELECT b.begun FROM bodies b JOIN exchanges e ON e.rowid = b.rowid WHERE e.id = ?').get(record.id) as {
+        begun: string;
+      }
+    ).begun;
+    db.close();
+    const whole = JSON.stringify(record.request).length;
+    // The turn resends 29 turns of history and adds three items: the row holds those three.
+    const added = (record.request.body as { input: unknown[] }).input.slice(-3);
+    expect(begun.length).toBeLessThan(whole / 5);
+    expect(begun.length).toBeLessThan(JSON.stringify(record.request.headers).length + JSON.stringify(added).length + 4000);
+    const got = await openStore(h).get(record.id);
+    expect(got?.status).toBe('aborted');
+    expect(got?.request).toEqual(record.request);
+    expect(JSON.stringify(got?.request)).toBe(JSON.stringify(record.request));
+  });
+
+  it('reads the items of a begun request whose earlier turn is gone as unreadable, and keeps its new ones', async () => {
+    const h = homes();
+    const steps = codexSession(3);
+    const before = await stepRecord(steps[1]);
+    const record = await stepRecord(steps[2]);
+    const first = Store.open({ home: h, log });
+    await first.append(before);
+    first.begin(streaming(record), record.request);
+    first.close();
+    const db = new Database(path.join(h, DB_FILE));
+    db.prepare('DELETE FROM items').run();
+    db.close();
+    const input = (await openStore(h).get(record.id))?.request.body as { input: unknown[] };
+    const sent = (record.request.body as { input: unknown[] }).input;
+    expect(input.input).toHaveLength(sent.length);
+    expect(input.input.slice(-3)).toEqual(sent.slice(-3));
+    expect(input.input.slice(0, -3)).toEqual(sent.slice(0, -3).map(() => expect.objectContaining({ type: 'codex_devtools.unreadable' })));
+  });
+
   it('writes batched events within the flush window, and drops them once the exchange ends', async () => {
     const h = homes();
     const { record, events } = await started();

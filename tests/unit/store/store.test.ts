@@ -58,6 +58,25 @@ describe('the durable store (SQLite)', () => {
     for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
   });
 
+  it('takes the input items the next request resends from it, and reads back only the others', async () => {
+    const h = home();
+    const store = Store.open({ home: h, log });
+    const [before, next] = await sessionRecords(2);
+    await store.append(before);
+    const reopened = Store.open({ home: h, log });
+    const inputOf = (r: ExchangeRecord | null) => (r?.request.body as { input: unknown[] }).input;
+    const read = await reopened.get(before.id, next);
+    expect(read).toEqual(before);
+    // The same objects as the next request's: nothing of them was read back and parsed.
+    const resent = inputOf(next).slice(0, inputOf(before).length);
+    expect(inputOf(read).every((item, i) => item === resent[i])).toBe(true);
+    // Items the next request does not carry come from the store.
+    const other = await stepRecord(codexSession(1, 7)[0]);
+    const alone = await reopened.get(before.id, other);
+    expect(alone).toEqual(before);
+    expect(inputOf(alone).some((item, i) => item === resent[i])).toBe(false);
+  });
+
   it('lists newest first with filters and pages by `before`', async () => {
     const store = Store.open({ home: home(), log });
     // A second apart, ending before the fixture's: records made within one millisecond would tie on `until` below.
