@@ -69,12 +69,22 @@ export function echoKey(item: unknown): string | null {
  */
 const NOT_PROMPT = new Set(['id', 'status', 'internal_chat_message_metadata_passthrough']);
 
+/**
+ * Keys computed already, by item: an item is compared as the current request's and again as the
+ * next one's previous (the same object when it is kept or resent), and captured items never change.
+ */
+const promptKeys = new WeakMap<object, string>();
+
 /** Canonical JSON of what an item contributes to the prompt. */
 export function promptKey(item: unknown): string {
   if (!isObj(item)) return canonicalJson(item);
+  const known = promptKeys.get(item);
+  if (known !== undefined) return known;
   const kept: Json = {};
   for (const [k, v] of Object.entries(item)) if (!NOT_PROMPT.has(k)) kept[k] = v;
-  return canonicalJson(kept);
+  const key = canonicalJson(kept);
+  promptKeys.set(item, key);
+  return key;
 }
 
 /** Top-level fields of two items that differ in what reaches the model. */
