@@ -4,11 +4,6 @@
  * byte budget is waiting for the worker, the rest of that exchange's bytes are not captured and
  * the exchange is marked incomplete: Codex is never slowed down. Heads and ends are never
  * dropped: they hold no bytes.
- *
- * While an HTTP exchange waits for its answer to begin, capture messages are held, in order (at
- * most HOLD_MS): while a request goes out and its answer comes back, the worker is not woken. On
- * two cores a capture thread that wakes then takes a core from the forward, from Codex or from a
- * local upstream; held, it starts once the answers are on their way to Codex.
  */
 import type { ExchangeError } from '../protocol/exchange';
 import type { HeaderPairs } from '../http/headers';
@@ -17,11 +12,6 @@ import type { ToWorker, WsOpen } from './messages';
 import { newExchangeId } from './ids';
 
 export const DEFAULT_CAPTURE_QUEUE_BYTES = 64 * 1024 * 1024;
-/**
- * The longest an exchange's capture waits for its answer to begin. A model's first byte takes far
- * longer; the live view then shows the request this much later, and it is stored this much later.
- */
-export const HOLD_MS = 5;
 
 export type Send = (m: ToWorker, transfer?: ArrayBuffer[]) => void;
 
@@ -35,10 +25,6 @@ export class CaptureChannel {
   /** Chunks not captured because the channel was full. */
   droppedChunks = 0;
   private nextConn = 1;
-  /** Exchanges whose answer has not begun; while there is one, messages are held. */
-  private readonly waiting = new Set<HttpCapture>();
-  private held: [ToWorker, ArrayBuffer[] | undefined][] = [];
-  private holdTimer: NodeJS.Timeout | null = null;
   readonly wsTurns = new Map<number, (open: boolean, turnId: string | null, clientMessages: number) => void>();
 
   constructor(
@@ -69,38 +55,8 @@ export class CaptureChannel {
 
   open(init: Omit<FlowInit, 'maxCaptureBytes' | 'id'>): HttpCapture {
     const id = newExchangeId();
-    const capture = new HttpCapture(id, this);
-    this.waiting.add(capture);
-    this.post({ t: 'open', id, init: { ...init, id } });
-    return capture;
-  }
-
-  /** Sends an exchange's message, or holds it (in order) while an exchange waits for its answer. */
-  post(m: ToWorker, transfer?: ArrayBuffer[]): void {
-    if (this.waiting.size === 0) return this.send(m, transfer);
-    this.held.push([m, transfer]);
-    if (this.holdTimer) return;
-    this.holdTimer = setTimeout(() => this.releaseAll(), HOLD_MS);
-    this.holdTimer.unref();
-  }
-
-  /** The exchange's answer began (or it ended without one); the last one waiting releases what is held. */
-  answered(capture: HttpCapture): void {
-    if (this.waiting.delete(capture) && this.waiting.size === 0) this.release();
-  }
-
-  /** Sends every held message now and stops waiting: what the worker is asked next sees all captured before. */
-  releaseAll(): void {
-    this.waiting.clear();
-    this.release();
-  }
-
-  private release(): void {
-    if (this.holdTimer) clearTimeout(this.holdTimer);
-    this.holdTimer = null;
-    const held = this.held;
-    this.held = [];
-    for (const [m, t] of held) this.send(m, t);
+    this.send({ t: 'open', id, init: { ...init, id } });
+    return new HttpCapture(id, this, this.send);
   }
 
   openWs(init: WsOpen, onTurn: (open: boolean, turnId: string | null, clientMessages: number) => void): WsCapture {
@@ -124,6 +80,7 @@ export class HttpCapture {
   constructor(
     readonly id: string,
     private readonly channel: CaptureChannel,
+    private readonly send: Send,
   ) {}
 
   /** Request bytes as forwarded (before any model override). */
@@ -139,7 +96,7 @@ export class HttpCapture {
       return;
     }
     const c = copy(chunk);
-    this.channel.post({ t: 'reqChunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
+    this.send({ t: 'reqChunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
   }
 
   requestEnd(): void {
@@ -147,12 +104,11 @@ export class HttpCapture {
       this.requestLost === 'limit'
         ? `${this.requestBytes} bytes exceed the capture limit of ${this.channel.maxCaptureBytes}`
         : this.requestLost;
-    this.channel.post({ t: 'reqEnd', id: this.id, bytes: this.requestBytes, lost });
+    this.send({ t: 'reqEnd', id: this.id, bytes: this.requestBytes, lost });
   }
 
   head(status: number, headers: HeaderPairs, at: number): void {
-    this.channel.post({ t: 'head', id: this.id, status, headers, at });
-    this.channel.answered(this);
+    this.send({ t: 'head', id: this.id, status, headers, at });
   }
 
   /** Response bytes as forwarded to Codex (possibly compressed). */
@@ -160,7 +116,7 @@ export class HttpCapture {
     if (this.responseDropping) return;
     if (!this.channel.take(chunk.byteLength)) {
       this.responseDropping = true;
-      this.channel.post({
+      this.send({
         t: 'incomplete',
         id: this.id,
         reason: 'capture queue full: the rest of this response was forwarded but not captured',
@@ -168,17 +124,15 @@ export class HttpCapture {
       return;
     }
     const c = copy(chunk);
-    this.channel.post({ t: 'chunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
+    this.send({ t: 'chunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
   }
 
   end(resetBy?: string): void {
-    this.channel.post({ t: 'end', id: this.id, ...(resetBy ? { resetBy } : {}) });
-    this.channel.answered(this);
+    this.send({ t: 'end', id: this.id, ...(resetBy ? { resetBy } : {}) });
   }
 
   fail(status: 'aborted' | 'upstream_error', error: ExchangeError): void {
-    this.channel.post({ t: 'fail', id: this.id, status, error });
-    this.channel.answered(this);
+    this.send({ t: 'fail', id: this.id, status, error });
   }
 }
 

@@ -184,8 +184,6 @@ export class CaptureHost {
   }
 
   private ask(message: (n: number) => ToWorker, history: boolean): Promise<unknown> {
-    // A question sees every exchange captured before it, held ones included.
-    this.channel.releaseAll();
     return new Promise((resolve, reject) => {
       const n = this.nextQuery++;
       this.queries.set(n, { resolve, reject, history });
