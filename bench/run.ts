@@ -7,6 +7,8 @@
  * `BENCH_CLI=/path/to/cli.mjs` benchmarks another build (e.g. an older commit).
  * `BENCH_GROWTH_TO=4000` sets how far the steady memory-growth run goes (default 10,000 exchanges).
  * `BENCH_ONLY=memory` stops after the memory figures (they do not depend on machine load).
+ * Timing figures are of companions warmed up first (see WarmUp), as a companion running all day
+ * is; a fresh companion's first turns are printed beside them.
  * Each timing figure is also measured for a bare node:http pass-through (bench/bare-proxy.mjs),
  * the least any proxy adds on this machine, so a budget can be read against what is possible,
  * and for a second companion with capture paused (it forwards, records nothing): the forward
@@ -170,6 +172,17 @@ interface Target {
 }
 
 /**
+ * What runs before a comparison is measured: `rounds` sent through both targets, then `settle`
+ * (waiting until capture has stored them). A companion runs all day; without this the medians
+ * are a fresh process's, its code not yet compiled and the tokenizer loading in its first turns
+ * (the bench prints a fresh companion's first turns on their own).
+ */
+interface WarmUp {
+  rounds: number;
+  settle?: () => Promise<void>;
+}
+
+/**
  * The same requests to two targets, interleaved (ABAB, the order flipped each run); `direct` is
  * the baseline and `via` the one whose cost is measured.
  */
@@ -181,13 +194,15 @@ async function compare(
   body: string,
   runs: number,
   concurrency = 1,
+  warm: WarmUp = { rounds: 3 },
 ): Promise<{ direct: Side; via: Side }> {
   up.setScenario(plan);
   const [a, b] = targets;
   const direct: Side[] = [];
   const via: Side[] = [];
   const batch = (base: string) => Promise.all(Array.from({ length: concurrency }, () => timed(`${base}/responses`, body)));
-  for (let i = 0; i < 3; i++) await Promise.all([batch(a.base), batch(b.base)]); // warm up
+  for (let i = 0; i < warm.rounds; i++) await Promise.all([batch(a.base), batch(b.base)]);
+  await warm.settle?.();
   for (let i = 0; i < runs; i++) {
     const order: [Side[], string][] = [
       [direct, a.base],
@@ -285,9 +300,15 @@ up.setScenario(typicalSse);
 await driveSteady(mem, typicalBody, 0, 1000);
 await sleep(1000);
 const rss1k = rss(mem.pid);
-await driveSteady(mem, typicalBody, 1000, GROWTH_TO);
-await sleep(1000);
-const rssN = rss(mem.pid);
+// A reading after every 1,000: two readings alone move with the allocator by several MB.
+const readings: [exchanges: number, rss: number][] = [[1000, rss1k]];
+for (let n = 1000; n < GROWTH_TO; n += 1000) {
+  const to = Math.min(n + 1000, GROWTH_TO);
+  await driveSteady(mem, typicalBody, n, to);
+  await sleep(1000);
+  readings.push([to, rss(mem.pid)]);
+}
+const rssN = readings[readings.length - 1][1];
 up.setScenario(bigStream);
 await drive(mem, '{}', 10, 1);
 up.setScenario(typicalSse);
@@ -317,11 +338,20 @@ const floodRssN = rss(flood.pid);
 const floodDropped = (await flood.status()).droppedCaptureChunks ?? 0;
 await flood.stop();
 const growth = (a: number, b: number, n: number) => `${((b - a) / n / 1024).toFixed(2)} KB`;
+/** Least-squares slope of the readings: bytes of RSS per exchange. */
+const fitted = (points: [number, number][]) => {
+  const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
+  const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
+  const num = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+  const den = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  return `${(num / den / 1024).toFixed(2)} KB`;
+};
 console.log('resident memory (all threads)');
 console.log(`  3 s after start          ${mb(rssStart)}`);
 console.log(`  steady, after 1,000 typical      ${mb(rss1k)}`);
 console.log(
-  `  steady, after ${GROWTH_TO.toLocaleString('en')} typical      ${mb(rssN)}   growth ${growth(rss1k, rssN, GROWTH_TO - 1000)} per exchange`,
+  `  steady, after ${GROWTH_TO.toLocaleString('en')} typical      ${mb(rssN)}   growth ${fitted(readings)} per exchange ` +
+    `(fitted to ${readings.length} readings, ${readings.map(([, r]) => mb(r).replace(' MB', '')).join(' ')} MB; first and last alone: ${growth(rss1k, rssN, GROWTH_TO - 1000)})`,
 );
 console.log(`  + ten 25 MB answers and ten 30 MB requests   ${mb(rssBig)}   10 s later ${mb(rssBigIdle)}`);
 console.log(
@@ -345,28 +375,30 @@ const bare = await startBareProxy(new URL(up.baseUrl).origin);
 const yardstick: [Target, Target] = [straight[0], { label: 'bare', base: `${bare.url}/v1` }];
 /**
  * One budget's workload through the companion, a companion with capture paused, and the bare
- * proxy. Each starts once the companion's capture has stored what the one before sent it: a
- * backlog left by one measurement would otherwise take CPU from the next.
+ * proxy, each warmed up first (`rounds`, see WarmUp). Each starts once the companion's capture
+ * has stored what the one before sent it: a backlog left by one measurement would otherwise take
+ * CPU from the next.
  */
-const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency = 1) => {
+const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency: number, rounds: number) => {
   await c.quiet();
-  const via = await compare(up, straight, name, plan, body, runs, concurrency);
+  const via = await compare(up, straight, name, plan, body, runs, concurrency, { rounds, settle: () => c.quiet() });
   await c.quiet();
-  const paused = await compare(up, forwardOnly, 'the same through a companion with capture paused', plan, body, runs, concurrency);
-  const bare = await compare(up, yardstick, 'the same through a bare node:http pass-through', plan, body, runs, concurrency);
+  const paused = await compare(up, forwardOnly, 'the same through a companion with capture paused', plan, body, runs, concurrency, {
+    rounds,
+    settle: () => quiet.quiet(),
+  });
+  const bare = await compare(up, yardstick, 'the same through a bare node:http pass-through', plan, body, runs, concurrency, { rounds });
   return { via, paused, bare };
 };
-const typical = await budget(
-  `typical turn, instant upstream: ${(typicalBody.length / 1024).toFixed(0)} KB request, 120 deltas at once`,
-  typicalSse,
-  typicalBody,
-  40,
-);
-const long = await budget(`long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40);
-const eight = await budget('typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
+const typicalName = `typical turn, instant upstream: ${(typicalBody.length / 1024).toFixed(0)} KB request, 120 deltas at once`;
+// A fresh companion's first turns (its code compiles and the tokenizer loads meanwhile), before any warm-up.
+const fresh = await compare(up, straight, `${typicalName}, a fresh companion's first turns`, typicalSse, typicalBody, 40, 1, { rounds: 0 });
+const typical = await budget(typicalName, typicalSse, typicalBody, 40, 1, 50);
+const long = await budget(`long session: ${(longBody.length / 1e6).toFixed(1)} MB request body`, typicalSse, longBody, 40, 1, 20);
+const eight = await budget('typical turn, 8 at once', typicalSse, typicalBody, 20, 8, 10);
 await c.quiet();
 await compare(up, straight, 'typical turn, model-paced upstream: first event at 150 ms, 60 deltas 5 ms apart', pacedSse, typicalBody, 12);
-const big = await budget(`large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10);
+const big = await budget(`large answer: ${((bigChunk.length * BIG_CHUNKS) / 1e6).toFixed(0)} MB of SSE`, bigStream, '{}', 10, 1, 3);
 
 await c.stop();
 await quiet.stop();
@@ -386,11 +418,15 @@ const otlpPair: [Target, Target] = [
   { label: 'off', base: `${plain.url}/v1` },
   { label: 'on ', base: `${exporting.url}/v1` },
 ];
-const otlpTypical = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, instant upstream', typicalSse, typicalBody, 40);
-await Promise.all([plain.quiet(), exporting.quiet()]);
+const bothQuiet = async () => void (await Promise.all([plain.quiet(), exporting.quiet()]));
+const otlpTypical = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, instant upstream', typicalSse, typicalBody, 40, 1, {
+  rounds: 50,
+  settle: bothQuiet,
+});
+await bothQuiet();
 const otlpEight = await compare(up, otlpPair, 'OTLP export off vs on: typical turn, 8 at once', typicalSse, typicalBody, 20, 8);
 // Warm-ups included: every exchange either companion was sent.
-const otlpExchanges = 3 + 40 + (3 + 20) * 8;
+const otlpExchanges = 50 + 40 + (3 + 20) * 8;
 await exporting.settled(otlpExchanges);
 for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200))
   if (((await exporting.status()).export?.traces?.exported ?? 0) >= otlpExchanges) break;
@@ -418,6 +454,7 @@ console.log('\n| budget | figure | capture paused | bare node:http pass-through 
 const row = (label: string, x: typeof typical, f: typeof added, target: string) =>
   console.log(`| ${label} | ${f(x.via)} | ${f(x.paused)} | ${f(x.bare)} | ${target} |`);
 row('added TTFB, typical request', typical, added, '≤ 1 ms');
+console.log(`| added TTFB, typical request, a fresh companion's first 40 turns | ${added(fresh)} | — | — | — |`);
 row('added TTFB, 1.5 MB body', long, added, '≤ 2 ms');
 row('added TTFB, 8 at once', eight, added, '≤ 3 ms');
 row('total-time ratio, 25 MB answer', big, ratio, '≤ 1.10');
@@ -428,7 +465,7 @@ console.log(`| throughput, OTLP export on / off, 8 at once | ${(otlpEight.direct
 console.log(`| RSS 3 s after start | ${mb(rssStart)} | — | — | < 80 MB |`);
 console.log(`| RSS after 1,000 typical, steady | ${mb(rss1k)} (overload: ${mb(floodRss1k)}) | — | — | < 220 MB |`);
 console.log(
-  `| growth 1,000 → ${GROWTH_TO.toLocaleString('en')}, steady | ${growth(rss1k, rssN, GROWTH_TO - 1000)}/exchange (overload, 1,000 → ${FLOOD_TO.toLocaleString('en')}: ${growth(floodRss1k, floodRssN, FLOOD_TO - 1000)}) | — | — | < 2 KB |`,
+  `| growth 1,000 → ${GROWTH_TO.toLocaleString('en')}, steady | ${fitted(readings)}/exchange, fitted (overload, 1,000 → ${FLOOD_TO.toLocaleString('en')}: ${growth(floodRss1k, floodRssN, FLOOD_TO - 1000)}) | — | — | < 2 KB |`,
 );
 console.log(`| RSS after ten 25 MB answers + ten 30 MB requests | ${mb(rssBig)} (10 s later ${mb(rssBigIdle)}) | — | — | < 350 MB |`);
 if (socketErrors) console.log(`\n${socketErrors} socket error(s) during the run (see above)`);
