@@ -63,6 +63,19 @@ export function hashItems(items: readonly unknown[]): HashedItems {
   return out;
 }
 
+/** Tool lists hashed already, by identity: hashed when the exchange begins and again when its record is stored. */
+const hashedLists = new WeakMap<readonly unknown[], { hash: string; text: string }>();
+
+/** A tool list's hash and JSON text: it is stored once, as one object. */
+export function hashToolList(tools: readonly unknown[]): { hash: string; text: string } {
+  const known = hashedLists.get(tools);
+  if (known) return known;
+  const text = JSON.stringify(tools);
+  const out = { hash: hashJson(text), text };
+  hashedLists.set(tools, out);
+  return out;
+}
+
 /** A record's input items by hash (none for a record without an input list). */
 export function itemsByHash(record: ExchangeRecord): Map<string, unknown> {
   const body = record.request.body;
@@ -114,9 +127,9 @@ export function splitRecord(record: ExchangeRecord): Split {
       body.input = INPUT_MARKER;
     }
     if (Array.isArray(body.tools)) {
-      const text = JSON.stringify(body.tools);
-      tools = hashJson(text);
-      objects.set(tools, text);
+      const list = hashToolList(body.tools);
+      tools = list.hash;
+      objects.set(tools, list.text);
       body.tools = TOOLS_MARKER;
     }
     request.body = body;
@@ -128,8 +141,7 @@ export function splitRecord(record: ExchangeRecord): Split {
     for (const [k, v] of h.json) objects.set(k, v);
     msg.input = INPUT_MARKER;
     if (Array.isArray(msg.tools) && tools) {
-      const text = JSON.stringify(msg.tools);
-      if (hashJson(text) === tools) msg.tools = TOOLS_MARKER;
+      if (hashToolList(msg.tools).hash === tools) msg.tools = TOOLS_MARKER;
     }
     request.websocketMessage = msg;
   }

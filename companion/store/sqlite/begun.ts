@@ -7,8 +7,7 @@
  */
 import type { CapturedRequest } from '../../protocol/exchange';
 import { isObj } from '../../lib/json';
-import { commonPrefix, hashItems } from '../codec';
-import { hashJson } from '../hash';
+import { commonPrefix, hashItems, hashToolList } from '../codec';
 import { readTransient, transientJson } from './pack';
 
 /** The keys of the references in a begun request; earlier builds wrote the request whole, without them. */
@@ -54,7 +53,7 @@ export function begunJson(request: CapturedRequest, stored: Stored): string {
     }
   }
   if (Array.isArray(body.tools)) {
-    const hash = hashJson(JSON.stringify(body.tools));
+    const hash = hashToolList(body.tools).hash;
     if (stored.has(hash)) {
       out.tools = TOOLS_FROM; // in its place: the body reads back in Codex's key order
       begun[TOOLS_FROM] = hash;
