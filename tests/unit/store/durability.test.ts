@@ -28,6 +28,19 @@ async function started(): Promise<{ record: ExchangeRecord; events: StreamEvent[
 
 const streaming = (r: ExchangeRecord) => ({ ...summaryOf(r), status: 'streaming' as const, endedAt: null, usage: null });
 
+/** The last turn of an `n`-turn session begun, right after the turn before it was stored; the store is then closed. */
+async function begunAfterStoredTurn(n: number): Promise<{ h: string; record: ExchangeRecord }> {
+  const h = homes();
+  const steps = codexSession(n);
+  const before = await stepRecord(steps[n - 2]);
+  const record = await stepRecord(steps[n - 1]);
+  const store = Store.open({ home: h, log });
+  await store.append(before);
+  store.begin(streaming(record), record.request);
+  store.close();
+  return { h, record };
+}
+
 describe('durability: a row when an exchange starts, events as they arrive', () => {
   it('shows an exchange left streaming by a stopped store as aborted, with its request and the events persisted', async () => {
     const h = homes();
@@ -72,14 +85,7 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
   });
 
   it("keeps a later turn's request as its new items plus a reference to the turn before, and reads it back whole", async () => {
-    const h = homes();
-    const steps = codexSession(30);
-    const before = await stepRecord(steps[28]);
-    const record = await stepRecord(steps[29]);
-    const first = Store.open({ home: h, log });
-    await first.append(before);
-    first.begin(streaming(record), record.request);
-    first.close();
+    const { h, record } = await begunAfterStoredTurn(30);
     const db = new Database(path.join(h, DB_FILE), { readonly: true });
     const begun = (
       db.prepare('SELECT b.begun FROM bodies b JOIN exchanges e ON e.rowid = b.rowid WHERE e.id = ?').get(record.id) as {
@@ -99,14 +105,7 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
   });
 
   it('reads the items of a begun request whose earlier turn is gone as unreadable, and keeps its new ones', async () => {
-    const h = homes();
-    const steps = codexSession(3);
-    const before = await stepRecord(steps[1]);
-    const record = await stepRecord(steps[2]);
-    const first = Store.open({ home: h, log });
-    await first.append(before);
-    first.begin(streaming(record), record.request);
-    first.close();
+    const { h, record } = await begunAfterStoredTurn(3);
     const db = new Database(path.join(h, DB_FILE));
     db.prepare('DELETE FROM items').run();
     db.close();
