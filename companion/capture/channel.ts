@@ -76,6 +76,7 @@ export class HttpCapture {
   private requestBytes = 0;
   private requestLost: string | null = null;
   private responseDropping = false;
+  private requestDone = false;
 
   constructor(
     readonly id: string,
@@ -85,6 +86,7 @@ export class HttpCapture {
 
   /** Request bytes as forwarded (before any model override). */
   requestChunk(chunk: Uint8Array): void {
+    if (this.requestDone) return;
     this.requestBytes += chunk.byteLength;
     if (this.requestLost) return;
     if (this.requestBytes > this.channel.maxCaptureBytes) {
@@ -99,7 +101,10 @@ export class HttpCapture {
     this.send({ t: 'reqChunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
   }
 
+  /** The request body ended (once; later calls and chunks are ignored). */
   requestEnd(): void {
+    if (this.requestDone) return;
+    this.requestDone = true;
     const lost =
       this.requestLost === 'limit'
         ? `${this.requestBytes} bytes exceed the capture limit of ${this.channel.maxCaptureBytes}`
@@ -127,11 +132,20 @@ export class HttpCapture {
     this.send({ t: 'chunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
   }
 
+  /**
+   * The response ended. The request ends first if capture has not heard its end: the body's
+   * generator tells it only when undici asks for more, and undici may wait for the socket to drain
+   * while the upstream, which has the whole body, answers (over TLS, 1 turn in 8 of the ChatGPT
+   * end-to-end test); the worker then finished the exchange without its request.
+   */
   end(resetBy?: string): void {
+    this.requestEnd();
     this.send({ t: 'end', id: this.id, ...(resetBy ? { resetBy } : {}) });
   }
 
+  /** The exchange failed; as for `end`, the request ends first. */
   fail(status: 'aborted' | 'upstream_error', error: ExchangeError): void {
+    this.requestEnd();
     this.send({ t: 'fail', id: this.id, status, error });
   }
 }

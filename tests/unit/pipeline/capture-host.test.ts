@@ -117,3 +117,40 @@ it("posts one turn's capture messages as one batch, in order, and the worker sto
   expect(record.status).toBe('completed');
   expect(record.response.output).toMatchObject([{ type: 'message', content: [{ type: 'output_text', text }] }]);
 });
+
+it("ends the request before the response's end when the body's end has not been heard, and stores the exchange with it", async () => {
+  const { host, seen } = startHost();
+  await host.history('stats', []);
+  const posted = vi.spyOn(MessagePort.prototype, 'postMessage');
+  const body = Buffer.from(JSON.stringify({ model: 'gpt-5.5', input: [], stream: true }));
+  const c = host.channel.open({
+    transport: 'http',
+    method: 'POST',
+    path: '/v1/responses',
+    query: '',
+    upstreamUrl: `${DEFAULT_ROUTE.upstream}/responses`,
+    requestHeaders: [['content-type', 'application/json']],
+    route: DEFAULT_ROUTE,
+  });
+  // The upstream had the whole body and answered while the body's generator waited to be asked for more.
+  c.requestChunk(body);
+  c.head(200, [['content-type', 'text/event-stream']], Date.now());
+  c.chunk(Buffer.from(encodeSse(response([message('ok')]))));
+  c.end();
+  // The generator finishes late: nothing more goes to the worker.
+  c.requestChunk(Buffer.from('late'));
+  c.requestEnd();
+  await new Promise((r) => setImmediate(r));
+  const sent = posted.mock.calls.flatMap(([m]) => {
+    const w = m as ToWorker;
+    return w.t === 'batch' ? w.messages : TO_WORKER.has(w.t) ? [w] : [];
+  });
+  posted.mockRestore();
+  expect(sent.filter((m) => 'id' in m && m.id === c.id).map((m) => m.t)).toEqual(['open', 'reqChunk', 'head', 'chunk', 'reqEnd', 'end']);
+  for (const until = Date.now() + 10_000; !seen.some((m) => m.t === 'analysed' && m.id === c.id) && Date.now() < until;)
+    await new Promise((r) => setTimeout(r, 20));
+  const record = (await host.history('get', [c.id])) as ExchangeRecord;
+  expect(record.status).toBe('completed');
+  expect(record.request.bodyBytes).toBe(body.length);
+  expect(record.request.body).toEqual(JSON.parse(body.toString()));
+});
