@@ -10,15 +10,11 @@ import type { HeaderPairs } from '../http/headers';
 import type { FlowInit } from './flow';
 import type { ToWorker, WsOpen } from './messages';
 import { newExchangeId } from './ids';
+import { Slabs } from './slab';
 
 export const DEFAULT_CAPTURE_QUEUE_BYTES = 64 * 1024 * 1024;
 
 export type Send = (m: ToWorker, transfer?: ArrayBuffer[]) => void;
-
-/** A copy of `chunk` in its own buffer, to be transferred (not copied again) to the worker. */
-function copy(chunk: Uint8Array): Uint8Array {
-  return new Uint8Array(chunk);
-}
 
 export class CaptureChannel {
   private pending = 0;
@@ -26,6 +22,7 @@ export class CaptureChannel {
   droppedChunks = 0;
   private nextConn = 1;
   readonly wsTurns = new Map<number, (open: boolean, turnId: string | null, clientMessages: number) => void>();
+  private readonly slabs = new Slabs();
 
   constructor(
     private readonly send: Send,
@@ -43,14 +40,17 @@ export class CaptureChannel {
     this.pending = 0;
   }
 
-  /** Whether `bytes` more fit; counts them when they do. */
-  take(bytes: number): boolean {
-    if (this.pending + bytes > this.maxBytes) {
+  /**
+   * A copy of `chunk` to transfer (not copy again) to the worker, when it fits in the byte budget
+   * (then counted); null when it does not.
+   */
+  take(chunk: Uint8Array): Uint8Array | null {
+    if (this.pending + chunk.byteLength > this.maxBytes) {
       this.droppedChunks++;
-      return false;
+      return null;
     }
-    this.pending += bytes;
-    return true;
+    this.pending += chunk.byteLength;
+    return this.slabs.copy(chunk);
   }
 
   open(init: Omit<FlowInit, 'maxCaptureBytes' | 'id'>): HttpCapture {
@@ -93,11 +93,11 @@ export class HttpCapture {
       this.requestLost = 'limit';
       return;
     }
-    if (!this.channel.take(chunk.byteLength)) {
+    const c = this.channel.take(chunk);
+    if (!c) {
       this.requestLost = 'the capture queue was full; the request was forwarded in full';
       return;
     }
-    const c = copy(chunk);
     this.send({ t: 'reqChunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
   }
 
@@ -119,7 +119,8 @@ export class HttpCapture {
   /** Response bytes as forwarded to Codex (possibly compressed). */
   chunk(chunk: Uint8Array): void {
     if (this.responseDropping) return;
-    if (!this.channel.take(chunk.byteLength)) {
+    const c = this.channel.take(chunk);
+    if (!c) {
       this.responseDropping = true;
       this.send({
         t: 'incomplete',
@@ -128,7 +129,6 @@ export class HttpCapture {
       });
       return;
     }
-    const c = copy(chunk);
     this.send({ t: 'chunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
   }
 

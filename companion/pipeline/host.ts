@@ -75,10 +75,8 @@ export class CaptureHost {
     // The worker exited since: these wait for the next one, as any message would.
     if (!target) return void out.forEach(([m, t]) => this.post(m, t));
     if (out.length === 1) return target.postMessage(out[0][0], out[0][1]);
-    target.postMessage(
-      { t: 'batch', messages: out.map(([m]) => m) },
-      out.flatMap(([, t]) => t ?? []),
-    );
+    // Chunks copied into one slab (capture/slab.ts) name it each: it is transferred once.
+    target.postMessage({ t: 'batch', messages: out.map(([m]) => m) }, [...new Set(out.flatMap(([, t]) => t ?? []))]);
   }
 
   private async start(): Promise<void> {
@@ -133,6 +131,7 @@ export class CaptureHost {
   private inlinePorts: { close(): void }[] = [];
 
   private receive(m: FromWorker): void {
+    if (m.t === 'batch') return m.messages.forEach((x) => this.receive(x));
     // Acknowledgements free the channel at once; everything else is applied in order.
     if (m.t === 'ack') return this.channel.acked(m.bytes);
     if (m.t === 'stats') {

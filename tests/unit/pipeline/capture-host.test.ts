@@ -21,7 +21,7 @@ afterEach(async () => {
   for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
 });
 
-/** Main thread → worker messages have these types; the worker's answers have others. */
+/** Main thread → worker messages have these types; the worker's answers have others (a batch of them too). */
 const TO_WORKER = new Set<string>([
   'open',
   'reqChunk',
@@ -36,6 +36,10 @@ const TO_WORKER = new Set<string>([
   'history',
   'batch',
 ]);
+
+function isToWorker(m: ToWorker): boolean {
+  return m.t === 'batch' ? m.messages.every(isToWorker) : TO_WORKER.has(m.t);
+}
 
 function startHost(): { host: CaptureHost; seen: FromWorker[] } {
   const home = tempHome('codex-devtools-host-');
@@ -91,7 +95,7 @@ it("posts one turn's capture messages as one batch, in order, and the worker sto
   const sse = Buffer.from(encodeSse(response([message(text, { pieces: 40 })])));
   const id = captureExchange(host, body, sse);
   await new Promise((r) => setImmediate(r));
-  const toWorker = posted.mock.calls.map(([m]) => m as ToWorker).filter((m) => TO_WORKER.has(m.t));
+  const toWorker = posted.mock.calls.map(([m]) => m as ToWorker).filter(isToWorker);
   expect(toWorker).toHaveLength(1);
   const batch = toWorker[0];
   if (batch.t !== 'batch') throw new Error(`expected a batch, got ${batch.t}`);
@@ -106,8 +110,12 @@ it("posts one turn's capture messages as one batch, in order, and the worker sto
     ...Array<string>(responseChunks).fill('chunk'),
     'end',
   ]);
-  // Every chunk's buffer moved with the one message, none copied again.
-  expect(posted.mock.calls.find(([m]) => (m as ToWorker).t === 'batch')?.[1]).toHaveLength(requestChunks + responseChunks);
+  // The chunks' copies share one slab, which moved with the one message (named once), not copied again.
+  const transfer = posted.mock.calls.find(([m]) => m === batch)?.[1] as ArrayBuffer[];
+  expect(transfer).toHaveLength(1);
+  const chunks = batch.messages.flatMap((m) => (m.t === 'chunk' || m.t === 'reqChunk' ? [m.chunk] : []));
+  expect(chunks).toHaveLength(requestChunks + responseChunks);
+  for (const c of chunks) expect(c.buffer).toBe(transfer[0]);
   posted.mockRestore();
   for (const until = Date.now() + 10_000; !seen.some((m) => m.t === 'analysed' && m.id === id) && Date.now() < until;)
     await new Promise((r) => setTimeout(r, 20));
@@ -143,7 +151,7 @@ it("ends the request before the response's end when the body's end has not been 
   await new Promise((r) => setImmediate(r));
   const sent = posted.mock.calls.flatMap(([m]) => {
     const w = m as ToWorker;
-    return w.t === 'batch' ? w.messages : TO_WORKER.has(w.t) ? [w] : [];
+    return !isToWorker(w) ? [] : w.t === 'batch' ? w.messages : [w];
   });
   posted.mockRestore();
   expect(sent.filter((m) => 'id' in m && m.id === c.id).map((m) => m.t)).toEqual(['open', 'reqChunk', 'head', 'chunk', 'reqEnd', 'end']);
