@@ -29,9 +29,18 @@ export type Port = Pick<MessagePort, 'postMessage' | 'on'>;
 const STATS_INTERVAL_MS = 1000;
 
 export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRuntime> {
+  // What a turn of this loop posts goes as one message, as the main thread's do (pipeline/host.ts):
+  // an exchange's announcements and acknowledgements each cost the forwarding thread a message
+  // event. Bytes never travel back, so nothing needs transferring.
+  let outbox: FromWorker[] = [];
+  const flush = () => {
+    const out = outbox;
+    outbox = [];
+    port.postMessage(out.length === 1 ? out[0] : { t: 'batch', messages: out });
+  };
   const post = (m: FromWorker) => {
-    // Bytes never travel back, so nothing needs transferring.
-    port.postMessage(m);
+    outbox.push(m);
+    if (outbox.length === 1) setImmediate(flush);
   };
   const log: Logger = {
     debug: (message) => post({ t: 'log', level: 'debug', message }),

@@ -72,7 +72,9 @@ export type FromWorker =
   | { t: 'stats'; stats: WorkerStats }
   | { t: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
   /** The answer to a query or history call; `error` when the call threw. */
-  | { t: 'answer'; n: number; value: unknown; error?: string };
+  | { t: 'answer'; n: number; value: unknown; error?: string }
+  /** What one turn of the worker's loop posted, in order, as one message (worker.ts). */
+  | { t: 'batch'; messages: FromWorker[] };
 
 export interface WorkerStats {
   addonFailures: Record<string, number>;

@@ -158,9 +158,11 @@ export async function makeDemo(): Promise<string> {
   try {
     const channel = new MessageChannel();
     const answers = new Map<number, (m: Extract<FromWorker, { t: 'answer' }>) => void>();
-    channel.port2.on('message', (m: FromWorker) => {
-      if (m.t === 'answer') answers.get(m.n)?.(m);
-    });
+    const receive = (m: FromWorker): void => {
+      if (m.t === 'batch') m.messages.forEach(receive);
+      else if (m.t === 'answer') answers.get(m.n)?.(m);
+    };
+    channel.port2.on('message', receive);
     let n = 0;
     const ask = (m: (n: number) => ToWorker) =>
       new Promise<Extract<FromWorker, { t: 'answer' }>>((resolve) => {
