@@ -197,10 +197,10 @@ export class LiveHub {
     this.clients.delete(client);
   }
 
-  /** Sends a message to every ready client in scope. */
+  /** Sends a message to every ready client in scope; with none, it is not even serialised. */
   broadcast(msg: Outgoing, scopes: ('full' | 'usage')[] = ['full']): void {
-    const body = JSON.stringify(msg);
-    for (const c of this.clients) if (c.ready && scopes.includes(c.scope)) c.send(body);
+    let body: string | null = null;
+    for (const c of this.clients) if (c.ready && scopes.includes(c.scope)) c.send((body ??= JSON.stringify(msg)));
   }
 
   exchangeStarted(s: ExchangeSummary): void {
