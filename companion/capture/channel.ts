@@ -53,9 +53,10 @@ export class CaptureChannel {
     return this.slabs.copy(chunk);
   }
 
-  open(init: Omit<FlowInit, 'maxCaptureBytes' | 'id'>): HttpCapture {
-    const id = newExchangeId();
-    this.send({ t: 'open', id, init: { ...init, id } });
+  open(init: Omit<FlowInit, 'maxCaptureBytes' | 'id' | 'startedAt'>): HttpCapture {
+    const startedAt = Date.now();
+    const id = newExchangeId(startedAt);
+    this.send({ t: 'open', id, init: { ...init, id, startedAt } });
     return new HttpCapture(id, this, this.send);
   }
 
@@ -129,7 +130,7 @@ export class HttpCapture {
       });
       return;
     }
-    this.send({ t: 'chunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
+    this.send({ t: 'chunk', id: this.id, chunk: c, at: Date.now() }, [c.buffer as ArrayBuffer]);
   }
 
   /**
@@ -140,13 +141,13 @@ export class HttpCapture {
    */
   end(resetBy?: string): void {
     this.requestEnd();
-    this.send({ t: 'end', id: this.id, ...(resetBy ? { resetBy } : {}) });
+    this.send({ t: 'end', id: this.id, at: Date.now(), ...(resetBy ? { resetBy } : {}) });
   }
 
   /** The exchange failed; as for `end`, the request ends first. */
   fail(status: 'aborted' | 'upstream_error', error: ExchangeError): void {
     this.requestEnd();
-    this.send({ t: 'fail', id: this.id, status, error });
+    this.send({ t: 'fail', id: this.id, status, error, at: Date.now() });
   }
 }
 
@@ -159,15 +160,15 @@ export class WsCapture {
   ) {}
 
   text(from: 'client' | 'server', text: string): void {
-    this.send({ t: 'wsText', conn: this.conn, from, text });
+    this.send({ t: 'wsText', conn: this.conn, from, text, at: Date.now() });
   }
 
   binary(from: 'client' | 'server', bytes: number): void {
-    this.send({ t: 'wsBinary', conn: this.conn, from, bytes });
+    this.send({ t: 'wsBinary', conn: this.conn, from, bytes, at: Date.now() });
   }
 
   close(reason: string): void {
     this.channel.wsTurns.delete(this.conn);
-    this.send({ t: 'wsClose', conn: this.conn, reason });
+    this.send({ t: 'wsClose', conn: this.conn, reason, at: Date.now() });
   }
 }

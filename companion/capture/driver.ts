@@ -28,12 +28,12 @@ export class FlowDriver {
     this.addons.triggerSync('responseHeaders', this.flow);
   }
 
-  responseBytes(chunk: Uint8Array): void {
-    this.fire(this.flow.pushResponseBytes(chunk));
+  responseBytes(chunk: Uint8Array, at?: number): void {
+    this.fire(this.flow.pushResponseBytes(chunk, at));
   }
 
   /** One message's text (WebSocket): recorded as an event and returned. */
-  text(text: string, fallbackType: string, opts: { source: 'data' | 'message'; invalid?: string }): StreamEvent {
+  text(text: string, fallbackType: string, opts: { source: 'data' | 'message'; invalid?: string; at?: number }): StreamEvent {
     const ev = this.flow.recordText(text, fallbackType, opts);
     this.fire([ev]);
     return ev;
@@ -44,15 +44,15 @@ export class FlowDriver {
     this.fire([ev]);
   }
 
-  async finish(resetBy?: string): Promise<void> {
-    const tail = await this.flow.finishResponse(resetBy);
+  async finish(resetBy?: string, at?: number): Promise<void> {
+    const tail = await this.flow.finishResponse(resetBy, at);
     if (!tail) return;
     this.fire(tail);
     await this.addons.trigger('response', this.flow);
   }
 
-  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<void> {
-    if (await this.flow.fail(status, error)) await this.addons.trigger('error', this.flow);
+  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError, at?: number): Promise<void> {
+    if (await this.flow.fail(status, error, at)) await this.addons.trigger('error', this.flow);
   }
 
   private fire(events: StreamEvent[]): void {

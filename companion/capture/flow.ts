@@ -94,6 +94,11 @@ export class ExchangeFlow {
   responseStatus: number | null = null;
   responseHeaders: Record<string, string> = {};
   responseBytes = 0;
+  /**
+   * When the forward path saw the bytes being parsed now: its clock, not this thread's, since
+   * capture may run behind forwarding (a burst leaves a backlog); null when the caller gave none.
+   */
+  private heardAt: number | null = null;
   readonly events: StreamEvent[] = [];
   readonly assembler = new ResponseAssembler();
   responseBody: unknown = undefined;
@@ -194,9 +199,13 @@ export class ExchangeFlow {
     this.responseBody = body;
   }
 
-  /** Raw response bytes as forwarded to Codex (possibly compressed); returns the events they completed. */
-  pushResponseBytes(chunk: Uint8Array): StreamEvent[] {
+  /**
+   * Raw response bytes as forwarded to Codex (possibly compressed), which the forward path saw
+   * at `at` (now by default); returns the events they completed.
+   */
+  pushResponseBytes(chunk: Uint8Array, at?: number): StreamEvent[] {
     if (this.ended) return [];
+    this.heardAt = at ?? null;
     this.responseBytes += chunk.byteLength;
     this.decoder?.push(chunk);
     return this.takeParsed();
@@ -233,8 +242,11 @@ export class ExchangeFlow {
    * Records one event from its text (see eventOfText) and returns it. `invalid`, when given,
    * marks the event even if its text is JSON.
    */
-  recordText(text: string, fallbackType: string, opts: { source: 'data' | 'message'; invalid?: string }): StreamEvent {
-    const ev: StreamEvent = { t: Date.now() - this.startedAt, ...eventOfText(text, fallbackType, opts.source) };
+  recordText(text: string, fallbackType: string, opts: { source: 'data' | 'message'; invalid?: string; at?: number }): StreamEvent {
+    const ev: StreamEvent = {
+      t: (opts.at ?? this.heardAt ?? Date.now()) - this.startedAt,
+      ...eventOfText(text, fallbackType, opts.source),
+    };
     if (opts.invalid) ev.invalid = opts.invalid;
     this.recordEvent(ev);
     return ev;
@@ -262,8 +274,8 @@ export class ExchangeFlow {
    * and settles the status. Returns the events the flush completed, or null when the flow had
    * already ended (a flow ends exactly once).
    */
-  async finishResponse(resetBy?: string): Promise<StreamEvent[] | null> {
-    if (!(await this.close())) return null;
+  async finishResponse(resetBy?: string, at?: number): Promise<StreamEvent[] | null> {
+    if (!(await this.close(at))) return null;
     const tail = this.takeParsed();
     if (!this.isSse && this.transport === 'http') this.parseResponseBody();
     const o = outcomeOf({
@@ -281,21 +293,22 @@ export class ExchangeFlow {
   }
 
   /** No (complete) response: `aborted` when Codex left, `upstream_error` when the upstream failed. False if already ended. */
-  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError): Promise<boolean> {
-    if (!(await this.close())) return false;
+  async fail(status: 'aborted' | 'upstream_error', error: ExchangeError, at?: number): Promise<boolean> {
+    if (!(await this.close(at))) return false;
     this.parsed = [];
     this.status = status;
     this.error = { ...error, message: maskUrlsInText(error.message) };
     return true;
   }
 
-  /** Flushes the decoders and marks the flow ended; false when it had already ended. */
-  private async close(): Promise<boolean> {
+  /** Flushes the decoders and marks the flow ended (at `at`, now by default); false when it had already ended. */
+  private async close(at?: number): Promise<boolean> {
     if (this.ended) return false;
     this.ended = true;
+    this.heardAt = at ?? null;
     await this.decoder?.end();
     this.sse?.end();
-    this.endedAt = Date.now();
+    this.endedAt = at ?? Date.now();
     return true;
   }
 

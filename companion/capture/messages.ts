@@ -21,21 +21,24 @@ export interface WsOpen {
   route: Route;
 }
 
-/** Main thread → worker. `id` names an HTTP flow, `conn` a relayed WebSocket. */
+/**
+ * Main thread → worker. `id` names an HTTP flow, `conn` a relayed WebSocket. Times (`at`, the
+ * flow's `startedAt`) are the main thread's: the worker may handle a message well after it.
+ */
 export type ToWorker =
   | { t: 'open'; id: string; init: Omit<FlowInit, 'maxCaptureBytes'> }
   | { t: 'reqChunk'; id: string; chunk: Uint8Array }
   /** The request body ended; `bytes` is its full size, `lost` says why what was sent is not all of it. */
   | { t: 'reqEnd'; id: string; bytes: number; lost: string | null }
   | { t: 'head'; id: string; status: number; headers: HeaderPairs; at: number }
-  | { t: 'chunk'; id: string; chunk: Uint8Array }
+  | { t: 'chunk'; id: string; chunk: Uint8Array; at: number }
   | { t: 'incomplete'; id: string; reason: string }
-  | { t: 'end'; id: string; resetBy?: string }
-  | { t: 'fail'; id: string; status: 'aborted' | 'upstream_error'; error: ExchangeError }
+  | { t: 'end'; id: string; at: number; resetBy?: string }
+  | { t: 'fail'; id: string; status: 'aborted' | 'upstream_error'; error: ExchangeError; at: number }
   | { t: 'wsOpen'; conn: number; init: WsOpen }
-  | { t: 'wsText'; conn: number; from: 'client' | 'server'; text: string }
-  | { t: 'wsBinary'; conn: number; from: 'client' | 'server'; bytes: number }
-  | { t: 'wsClose'; conn: number; reason: string }
+  | { t: 'wsText'; conn: number; from: 'client' | 'server'; text: string; at: number }
+  | { t: 'wsBinary'; conn: number; from: 'client' | 'server'; bytes: number; at: number }
+  | { t: 'wsClose'; conn: number; reason: string; at: number }
   | { t: 'capturing'; on: boolean }
   | { t: 'query'; n: number; q: Query }
   /** A call of one history operation (pipeline/history.ts), answered by `answer`. */

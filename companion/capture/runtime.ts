@@ -60,13 +60,13 @@ export class CaptureRuntime {
         return this.http.get(m.id)?.driver.responseHead(m.status, m.headers, { at: m.at });
       case 'chunk':
         this.consume(m.chunk.byteLength);
-        return this.http.get(m.id)?.driver.responseBytes(m.chunk);
+        return this.http.get(m.id)?.driver.responseBytes(m.chunk, m.at);
       case 'incomplete':
         return this.http.get(m.id)?.driver.flow.markIncomplete(m.reason);
       case 'end':
-        return this.settle(m.id, (d) => d.finish(m.resetBy));
+        return this.settle(m.id, (d) => d.finish(m.resetBy, m.at));
       case 'fail':
-        return this.settle(m.id, (d) => d.fail(m.status, m.error));
+        return this.settle(m.id, (d) => d.fail(m.status, m.error, m.at));
       case 'wsOpen':
         this.ws.set(
           m.conn,
@@ -82,16 +82,16 @@ export class CaptureRuntime {
         return;
       case 'wsText': {
         const s = this.ws.get(m.conn);
-        if (m.from === 'client') s?.onClientText(m.text);
-        else s?.onServerText(m.text);
+        if (m.from === 'client') s?.onClientText(m.text, m.at);
+        else s?.onServerText(m.text, m.at);
         return;
       }
       case 'wsBinary':
-        return this.ws.get(m.conn)?.onBinary(m.from, m.bytes);
+        return this.ws.get(m.conn)?.onBinary(m.from, m.bytes, m.at);
       case 'wsClose': {
         const s = this.ws.get(m.conn);
         this.ws.delete(m.conn);
-        if (s) this.track(s.abort(m.reason));
+        if (s) this.track(s.abort(m.reason, m.at));
         return;
       }
       case 'capturing':

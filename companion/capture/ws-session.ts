@@ -52,8 +52,8 @@ export class WsCaptureSession {
     if (this.handshakeRateLimits) init.onRateLimits(this.handshakeRateLimits);
   }
 
-  /** A text message Codex sent (already forwarded). */
-  onClientText(text: string): void {
+  /** A text message Codex sent (already forwarded at `at`, the forward path's clock; now by default). */
+  onClientText(text: string, at = Date.now()): void {
     this.clientMessages++;
     let msg: unknown;
     try {
@@ -62,12 +62,12 @@ export class WsCaptureSession {
       return this.report(); // not JSON: relayed as is, nothing to capture
     }
     if (!isObj(msg) || msg.type !== 'response.create') return this.report();
-    if (this.current) this.track(this.abortCurrent('Codex sent a new request before the previous one ended'));
+    if (this.current) this.track(this.abortCurrent('Codex sent a new request before the previous one ended', at));
     this.inTurn = true;
     if (!this.init.capturing()) return this.report();
     const flow = new FlowDriver(
       {
-        id: newExchangeId(),
+        id: newExchangeId(at),
         transport: 'websocket',
         method: 'WS',
         path: this.init.path,
@@ -76,6 +76,7 @@ export class WsCaptureSession {
         requestHeaders: this.init.handshakeHeaders,
         route: { ...this.init.route },
         maxCaptureBytes: this.init.maxCaptureBytes,
+        startedAt: at,
       },
       this.init.addons,
     );
@@ -97,7 +98,7 @@ export class WsCaptureSession {
     flow.flow.websocketMessage = msg;
     flow.request(Buffer.from(text), { decodedJson: body });
     if (note) flow.flow.requestBodyNote = note;
-    flow.responseHead(101, this.init.upgradeResponseHeaders, { rateLimits: this.handshakeRateLimits });
+    flow.responseHead(101, this.init.upgradeResponseHeaders, { at, rateLimits: this.handshakeRateLimits });
     this.current = flow;
     this.currentInput = fullInput;
     this.report();
@@ -107,39 +108,39 @@ export class WsCaptureSession {
     this.init.onTurn(this.inTurn, this.current?.flow.identity.turnId ?? null, this.clientMessages);
   }
 
-  /** A text message the upstream sent (already forwarded). */
-  onServerText(text: string): void {
+  /** A text message the upstream sent (already forwarded at `at`; now by default). */
+  onServerText(text: string, at = Date.now()): void {
     const flow = this.current;
-    const { type, data: msg } = flow ? flow.text(text, 'message', { source: 'message' }) : eventOfText(text, 'message', 'message');
+    const { type, data: msg } = flow ? flow.text(text, 'message', { source: 'message', at }) : eventOfText(text, 'message', 'message');
     // Every reading reaches the live state here, once: recordEvent has parsed it into the flow;
     // with nothing captured (paused, between turns) it is parsed here.
-    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(flow?.flow.rateLimits ?? parseRateLimitEvent(msg, Date.now()));
+    if (type === 'codex.rate_limits' && isObj(msg)) this.init.onRateLimits(flow?.flow.rateLimits ?? parseRateLimitEvent(msg, at));
     if (this.inTurn && (TERMINAL.has(type) || type === 'error')) {
       this.inTurn = false;
       if (!flow) this.report();
     }
     if (!flow) return;
-    if (TERMINAL.has(type)) this.track(this.finish());
+    if (TERMINAL.has(type)) this.track(this.finish(at));
     else if (type === 'error' && isObj(msg)) {
       // A wrapped error (`{type:"error", status_code, error, headers}`) ends the request like an HTTP error.
       if (typeof msg.status_code === 'number') flow.flow.setErrorReply(msg.status_code, { error: msg.error });
-      this.track(this.finish());
+      this.track(this.finish(at));
     }
   }
 
   /** A binary message (not part of the protocol): relayed, noted in the event log. */
-  onBinary(direction: 'client' | 'server', bytes: number): void {
+  onBinary(direction: 'client' | 'server', bytes: number, at = Date.now()): void {
     const flow = this.current;
     if (!flow) return;
     flow.event({
-      t: Date.now() - flow.flow.startedAt,
+      t: at - flow.flow.startedAt,
       type: 'binary',
       data: { from: direction, bytes },
       invalid: 'binary frame (Codex treats these as an error)',
     });
   }
 
-  private async finish(): Promise<void> {
+  private async finish(at: number): Promise<void> {
     const flow = this.current;
     if (!flow) return;
     this.current = null;
@@ -150,12 +151,12 @@ export class WsCaptureSession {
     }
     this.currentInput = null;
     this.report();
-    await flow.finish();
+    await flow.finish(undefined, at);
   }
 
   /** The connection ended (either side): the exchange in flight is aborted, after every turn end before it. */
-  async abort(reason: string): Promise<void> {
-    await this.abortCurrent(reason);
+  async abort(reason: string, at = Date.now()): Promise<void> {
+    await this.abortCurrent(reason, at);
     await this.idle();
   }
 
@@ -169,12 +170,12 @@ export class WsCaptureSession {
     this.ending.add(q);
   }
 
-  private async abortCurrent(reason: string): Promise<void> {
+  private async abortCurrent(reason: string, at: number): Promise<void> {
     const flow = this.current;
     if (!flow) return;
     this.current = null;
     this.currentInput = null;
     this.inTurn = false;
-    await flow.fail('aborted', { code: 'connection_closed', message: reason, upstreamCode: null });
+    await flow.fail('aborted', { code: 'connection_closed', message: reason, upstreamCode: null }, at);
   }
 }

@@ -107,10 +107,10 @@ function feedHttp(send: (m: ToWorker) => void, fx: Fixture, id: string): void {
   const headers = { ...res.headers, 'content-type': isSse ? 'text/event-stream' : (res.headers['content-type'] ?? 'application/json') };
   send({ t: 'head', id, status: res.status, headers: pairs(headers), at: clock });
   for (const chunk of isSse ? sse(res.sse_events) : [Buffer.from(JSON.stringify(res.json ?? null))]) {
-    send({ t: 'chunk', id, chunk });
+    send({ t: 'chunk', id, chunk, at: clock });
     clock += EVENT_GAP;
   }
-  send({ t: 'end', id });
+  send({ t: 'end', id, at: clock });
 }
 
 function feedWs(send: (m: ToWorker) => void, fx: Fixture, conn: number): void {
@@ -131,9 +131,9 @@ function feedWs(send: (m: ToWorker) => void, fx: Fixture, conn: number): void {
   for (const f of fx.frames as { dir: string; message?: unknown; reason?: string }[]) {
     if (f.message === undefined) continue;
     clock += f.dir.startsWith('client') ? 500 : EVENT_GAP;
-    send({ t: 'wsText', conn, from: f.dir.startsWith('client') ? 'client' : 'server', text: JSON.stringify(f.message) });
+    send({ t: 'wsText', conn, from: f.dir.startsWith('client') ? 'client' : 'server', text: JSON.stringify(f.message), at: clock });
   }
-  send({ t: 'wsClose', conn, reason: 'Codex closed the connection' });
+  send({ t: 'wsClose', conn, reason: 'Codex closed the connection', at: clock });
 }
 
 /** Same content, same id: sortable by start like captured ids (capture/ids.ts), stable across runs of this script. */
