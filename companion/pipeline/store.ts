@@ -1,6 +1,6 @@
 /**
  * @module The store addon, in the capture worker: writes an exchange's row when it starts (with
- * its request) and its events as they arrive (batched, on disk within the store's flush window),
+ * its request) and its events as they arrive (both batched, on disk within the store's flush window),
  * so a companion killed mid-stream leaves an `aborted` exchange with what was captured; then
  * analyses the finished record and stores both in one transaction, and tells the main thread.
  * One write, not two: an analysis takes about a millisecond, while a second transaction

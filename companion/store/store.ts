@@ -129,6 +129,8 @@ export class Store {
   /** Exchanges whose writes wait (a failed write): served from here until they are on disk. */
   private readonly memory = new Map<string, Memory>();
   private readonly events = new Map<string, StreamEvent[]>();
+  /** Rows of exchanges begun, waiting for the flush window (see `begin`), with their session. */
+  private readonly begun = new Map<string, { session: string; write: Write }>();
   private eventTimer: NodeJS.Timeout | null = null;
   private readonly instance = randomUUID();
   private readonly reports: Reports;
@@ -176,25 +178,35 @@ export class Store {
 
   // ——— writing ———
 
-  /** Writes the row of an exchange that just started (status `streaming`), with its request if known. */
+  /**
+   * Writes the row of an exchange that just started (status `streaming`), with its request if
+   * known, within EVENT_FLUSH_MS, before its first events: the row a companion killed mid-stream
+   * leaves `aborted`. An exchange that ends sooner is written once, finished: the begun row was
+   * a second transaction per exchange, as many pages as the record's, written the moment a
+   * request arrives, when forwarding is busiest.
+   */
   begin(summary: ExchangeSummary, request: CapturedRequest | null = null): void {
     const row = { ...columnsOf(summary), ended: 0, owner_pid: process.pid, owner: this.instance };
-    this.push({
-      id: summary.id,
-      kind: 'begin',
-      run: () =>
-        this.database.transaction(() => {
-          const added = this.stmt(`INSERT INTO exchanges (${cols(row)}) VALUES (${marks(row)}) ON CONFLICT (id) DO NOTHING`).run(
-            ...vals(row),
-          );
-          if (added.changes === 0) return;
-          this.stmt('INSERT INTO bodies (rowid, summary, begun) VALUES (?, ?, ?)').run(
-            added.lastInsertRowid,
-            JSON.stringify(summary),
-            request ? begunJson(request, { base: this.inputBase(summary), has: (h) => this.items.has(h) }) : null,
-          );
-        })(),
+    this.begun.set(summary.id, {
+      session: sessionKey(summary.sessionId),
+      write: {
+        id: summary.id,
+        kind: 'begin',
+        run: () =>
+          this.database.transaction(() => {
+            const added = this.stmt(`INSERT INTO exchanges (${cols(row)}) VALUES (${marks(row)}) ON CONFLICT (id) DO NOTHING`).run(
+              ...vals(row),
+            );
+            if (added.changes === 0) return;
+            this.stmt('INSERT INTO bodies (rowid, summary, begun) VALUES (?, ?, ?)').run(
+              added.lastInsertRowid,
+              JSON.stringify(summary),
+              request ? begunJson(request, { base: this.inputBase(summary), has: (h) => this.items.has(h) }) : null,
+            );
+          })(),
+      },
     });
+    this.flushSoon();
   }
 
   /** The thread's latest stored exchange and its input hashes: what a request of the thread extends. */
@@ -210,14 +222,20 @@ export class Store {
     const list = this.events.get(id) ?? [];
     list.push(...events);
     this.events.set(id, list);
-    this.eventTimer ??= setTimeout(() => this.flushEvents(), EVENT_FLUSH_MS);
+    this.flushSoon();
+  }
+
+  private flushSoon(): void {
+    this.eventTimer ??= setTimeout(() => this.flushPending(), EVENT_FLUSH_MS);
     this.eventTimer.unref();
   }
 
-  /** Writes the events waiting in memory now (also on close). */
-  flushEvents(): void {
+  /** Writes the begun rows and events waiting in memory now (also on close); rows first, which events need. */
+  flushPending(): void {
     if (this.eventTimer) clearTimeout(this.eventTimer);
     this.eventTimer = null;
+    for (const { write } of this.begun.values()) this.push(write);
+    this.begun.clear();
     for (const [id, list] of this.events) {
       const chunk = transientJson(list);
       this.push({
@@ -249,6 +267,7 @@ export class Store {
     const packed: PackedRecord[] = [];
     for (const record of records) {
       this.events.delete(record.id);
+      this.begun.delete(record.id);
       const p = await packRecord(record);
       this.memory.set(record.id, { summary: p.summary, record });
       packed.push(p);
@@ -682,6 +701,7 @@ export class Store {
       return m ? set.has(sessionKey(m.summary.sessionId)) : false;
     });
     for (const [id, m] of this.memory) if (set.has(sessionKey(m.summary.sessionId))) this.memory.delete(id);
+    for (const [id, b] of this.begun) if (set.has(b.session)) this.begun.delete(id);
     const json = JSON.stringify(keys);
     const inKeys = 'SELECT value FROM json_each(?)';
     let n = 0;
@@ -709,6 +729,7 @@ export class Store {
     this.writes.clear();
     this.memory.clear();
     this.events.clear();
+    this.begun.clear();
     this.database.transaction(() => {
       for (const t of ['item_refs', 'exchange_events', 'exchanges', 'bodies', 'items']) this.database.exec(`DELETE FROM ${t}`);
     })();
@@ -761,10 +782,10 @@ export class Store {
     };
   }
 
-  /** Writes what waits (events, failed writes) one last time and closes the database. */
+  /** Writes what waits (begun rows, events, failed writes) one last time and closes the database. */
   close(): void {
     if (this.closed) return;
-    this.flushEvents();
+    this.flushPending();
     this.writes.drain();
     this.writes.stop();
     this.closed = true;

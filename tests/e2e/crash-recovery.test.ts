@@ -96,8 +96,7 @@ describe('a companion killed with SIGKILL', () => {
     });
     await nextChunk(res);
     // The five finished ones and this one's start are on disk before the kill: the worker writes
-    // them moments after it has them, which can come after the first bytes reached Codex (one
-    // killed sooner is lost to history; README).
+    // a start within 200 ms, with its first events (one killed sooner is lost to history; README).
     const db = new Database(path.join(home, DB_FILE), { readonly: true });
     const onDisk = () => db.prepare('SELECT sum(ended = 1) AS ended, sum(ended = 0) AS begun FROM exchanges').get();
     try {

@@ -41,7 +41,7 @@ async function begunAfterStoredTurn(n: number): Promise<{ h: string; record: Exc
   return { h, record };
 }
 
-describe('durability: a row when an exchange starts, events as they arrive', () => {
+describe('durability: a row within the flush window of an exchange’s start, events as they arrive', () => {
   it('shows an exchange left streaming by a stopped store as aborted, with its request and the events persisted', async () => {
     const h = homes();
     const { record, events } = await started();
@@ -116,16 +116,17 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
     expect(input.input.slice(0, -3)).toEqual(sent.slice(0, -3).map(() => expect.objectContaining({ type: 'codex_devtools.unreadable' })));
   });
 
-  it('writes batched events within the flush window, and drops them once the exchange ends', async () => {
+  it('writes the begun row and batched events within the flush window, and drops the events once the exchange ends', async () => {
     const h = homes();
     const { record, events } = await started();
     const store = openStore(h);
     store.begin(streaming(record), record.request);
-    expect(store.summary(record.id)?.status).toBe('streaming');
     store.appendEvents(record.id, events.slice(0, 2));
     const count = () => (store.database.prepare('SELECT count(*) AS n FROM exchange_events').get() as { n: number }).n;
+    expect(store.summary(record.id)).toBeNull();
     expect(count()).toBe(0);
     await new Promise((r) => setTimeout(r, EVENT_FLUSH_MS + 50));
+    expect(store.summary(record.id)?.status).toBe('streaming');
     expect(count()).toBe(1);
     await store.append(record);
     expect(count()).toBe(0);
@@ -139,6 +140,7 @@ describe('durability: a row when an exchange starts, events as they arrive', () 
     const { record } = await started();
     const live = openStore(h);
     live.begin(streaming(record), record.request);
+    live.flushPending();
     const other = openStore(h);
     expect(other.summary(record.id)?.status).toBe('streaming');
     await live.append(record);
@@ -168,5 +170,34 @@ setTimeout(() => process.kill(process.pid, 'SIGKILL'), EVENT_FLUSH_MS + 100);
     const got = await openStore(h).get(record.id);
     expect(got).toMatchObject({ status: 'aborted', request: record.request });
     expect(got?.response.events).toEqual(events.slice(0, 4));
+  });
+});
+
+describe('an exchange that ends within the flush window', () => {
+  it('is written once, finished: its begun row never reaches the disk, then or later', async () => {
+    const { record } = await started();
+    const changes = (s: Store) => (s.database.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    const alone = openStore(homes());
+    await alone.append(record);
+    const begun = openStore(homes());
+    begun.begin(streaming(record), record.request);
+    begun.appendEvents(record.id, record.response.events.slice(0, 2));
+    await begun.append(record);
+    expect(changes(begun)).toBe(changes(alone));
+    await new Promise((r) => setTimeout(r, EVENT_FLUSH_MS + 50));
+    expect(changes(begun)).toBe(changes(alone));
+    expect(await begun.get(record.id)).toEqual(record);
+  });
+
+  it('is written begun when the window closes first, and a deleted session’s waiting row is not written', async () => {
+    const { record } = await started();
+    const store = openStore(homes());
+    store.begin(streaming(record), record.request);
+    await store.deleteSession(record.sessionId ?? '');
+    store.flushPending();
+    expect(store.summary(record.id)).toBeNull();
+    store.begin(streaming(record), record.request);
+    store.flushPending();
+    expect(store.summary(record.id)?.status).toBe('streaming');
   });
 });

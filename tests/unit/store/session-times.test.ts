@@ -31,6 +31,7 @@ describe("a session's first and last times as its exchanges' rows change", () =>
     await store.append(record('a', 's', T, T + 1000));
     const b = record('b', 's', T + 2000, T + 5000);
     store.begin(streaming({ ...b, endedAt: null }), b.request);
+    store.flushPending();
     expect(times(store, 's')).toEqual({ startedAt: T, endedAt: T + 2000, rows: 2 });
     await store.append(b);
     expect(times(store, 's')).toEqual({ startedAt: T, endedAt: T + 5000, rows: 2 });
@@ -44,12 +45,14 @@ describe("a session's first and last times as its exchanges' rows change", () =>
     // Begun earlier and ending later than the finished record says: both extremes were this row's.
     const b = record('b', 's', T + 1500, T + 1800);
     store.begin(streaming({ ...b, startedAt: T, endedAt: T + 9000 }), b.request);
+    store.flushPending();
     expect(times(store, 's')).toEqual({ startedAt: T, endedAt: T + 9000, rows: 2 });
     await store.append(b);
     expect(times(store, 's')).toEqual({ startedAt: T + 1000, endedAt: T + 2000, rows: 2 });
     // Begun in one session, stored in another: the first loses it, the second gains it.
     const c = record('c', 't', T + 3000, T + 4000);
     store.begin(streaming({ ...c, sessionId: 's' }), c.request);
+    store.flushPending();
     expect(times(store, 's')).toEqual({ startedAt: T + 1000, endedAt: T + 4000, rows: 3 });
     await store.append(c);
     expect(times(store, 's')).toEqual({ startedAt: T + 1000, endedAt: T + 2000, rows: 2 });
