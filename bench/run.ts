@@ -381,8 +381,11 @@ const yardstick: [Target, Target] = [straight[0], { label: 'bare', base: `${bare
  */
 const budget = async (name: string, plan: () => Plan, body: string, runs: number, concurrency: number, rounds: number) => {
   await c.quiet();
+  const droppedBefore = (await c.status()).droppedCaptureChunks ?? 0;
   const via = await compare(up, straight, name, plan, body, runs, concurrency, { rounds, settle: () => c.quiet() });
   await c.quiet();
+  // A figure met by not capturing would be no figure: say whether capture kept up.
+  console.log(`  capture dropped ${((await c.status()).droppedCaptureChunks ?? 0) - droppedBefore} chunks meanwhile (a full queue)`);
   const paused = await compare(up, forwardOnly, 'the same through a companion with capture paused', plan, body, runs, concurrency, {
     rounds,
     settle: () => quiet.quiet(),
