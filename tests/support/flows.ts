@@ -4,6 +4,7 @@
  */
 import { AddonManager, type CaptureAddon } from '../../companion/capture/addons';
 import { FlowDriver } from '../../companion/capture/driver';
+import type { FlowInit } from '../../companion/capture/flow';
 import { newExchangeId } from '../../companion/capture/ids';
 import { createLogger } from '../../companion/lib/log';
 import type { ExchangeRecord, Route } from '../../companion/protocol/exchange';
@@ -29,6 +30,17 @@ export const DEFAULT_ROUTE: Route = {
   auth: 'apikey',
   modelRequested: null,
   modelSent: null,
+};
+
+/** A JSON POST to `/v1/responses` as the forward path opens its capture (capture/channel.ts `open`). */
+export const RESPONSES_POST: Omit<FlowInit, 'id' | 'maxCaptureBytes' | 'startedAt'> = {
+  transport: 'http',
+  method: 'POST',
+  path: '/v1/responses',
+  query: '',
+  upstreamUrl: `${DEFAULT_ROUTE.upstream}/responses`,
+  requestHeaders: [['content-type', 'application/json']],
+  route: DEFAULT_ROUTE,
 };
 
 export function lowerPairs(h: Record<string, string>): HeaderPairs {

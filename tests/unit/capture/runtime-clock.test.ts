@@ -8,31 +8,34 @@ import { AddonManager } from '../../../companion/capture/addons';
 import { CaptureRuntime } from '../../../companion/capture/runtime';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
-import { DEFAULT_ROUTE } from '../../support/flows';
+import { DEFAULT_ROUTE, RESPONSES_POST } from '../../support/flows';
 import { encodeSse, message, response } from '../../support/sse';
 
-it("records the forward path's times for start, first byte, each event and end, however late the worker handles them", async () => {
+/** A capture runtime, as the worker runs it, and the record of the first exchange it finishes. */
+function runtimeKeepingRecord(): { runtime: CaptureRuntime; finished(): Promise<ExchangeRecord> } {
   const addons = new AddonManager(createLogger('silent'));
   let record: ExchangeRecord | null = null;
-  addons.add({ name: 'keep', response: (f) => void (record = f.toRecord()) });
+  addons.add({ name: 'keep', response: (f) => void (record ??= f.toRecord()) });
   const runtime = new CaptureRuntime(addons, () => undefined, { maxCaptureBytes: 1 << 24, capturing: true });
+  return {
+    runtime,
+    finished: async () => {
+      await runtime.idle();
+      if (!record) throw new Error('the exchange was not finished');
+      return record;
+    },
+  };
+}
+
+it("records the forward path's times for start, first byte, each event and end, however late the worker handles them", async () => {
+  const { runtime, finished } = runtimeKeepingRecord();
   // A minute ago, as a worker a minute behind would see it.
   const t0 = Date.now() - 60_000;
   const id = 'clock-test';
   runtime.handle({
     t: 'open',
     id,
-    init: {
-      id,
-      transport: 'http',
-      method: 'POST',
-      path: '/v1/responses',
-      query: '',
-      upstreamUrl: `${DEFAULT_ROUTE.upstream}/responses`,
-      requestHeaders: [['content-type', 'application/json']],
-      route: DEFAULT_ROUTE,
-      startedAt: t0,
-    },
+    init: { ...RESPONSES_POST, id, startedAt: t0 },
   });
   const body = Buffer.from(JSON.stringify({ model: 'gpt-5.5', input: [], stream: true }));
   runtime.handle({ t: 'reqChunk', id, chunk: body });
@@ -44,9 +47,7 @@ it("records the forward path's times for start, first byte, each event and end, 
   runtime.handle({ t: 'chunk', id, chunk: first, at: t0 + 10 });
   runtime.handle({ t: 'chunk', id, chunk: rest, at: t0 + 20 });
   runtime.handle({ t: 'end', id, at: t0 + 50 });
-  await runtime.idle();
-  const r = record as ExchangeRecord | null;
-  if (!r) throw new Error('the exchange was not finished');
+  const r = await finished();
   expect(r.startedAt).toBe(t0);
   expect(r.firstByteAt).toBe(t0 + 5);
   expect(r.endedAt).toBe(t0 + 50);
@@ -55,10 +56,7 @@ it("records the forward path's times for start, first byte, each event and end, 
 });
 
 it("records a WebSocket turn's times as the forward path relayed its messages", async () => {
-  const addons = new AddonManager(createLogger('silent'));
-  let record: ExchangeRecord | null = null;
-  addons.add({ name: 'keep', response: (f) => void (record = f.toRecord()) });
-  const runtime = new CaptureRuntime(addons, () => undefined, { maxCaptureBytes: 1 << 24, capturing: true });
+  const { runtime, finished } = runtimeKeepingRecord();
   const t0 = Date.now() - 60_000;
   runtime.handle({
     t: 'wsOpen',
@@ -82,9 +80,7 @@ it("records a WebSocket turn's times as the forward path relayed its messages", 
   });
   const events = response([message('hello')]);
   events.forEach((e, i) => runtime.handle({ t: 'wsText', conn: 1, from: 'server', text: JSON.stringify(e), at: t0 + 10 + i }));
-  await runtime.idle();
-  const r = record as ExchangeRecord | null;
-  if (!r) throw new Error('the turn was not finished');
+  const r = await finished();
   expect(r.startedAt).toBe(t0);
   expect(r.firstByteAt).toBe(t0);
   expect(r.response.events.map((e) => e.t)).toEqual(events.map((_, i) => 10 + i));

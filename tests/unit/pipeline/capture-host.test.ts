@@ -11,7 +11,7 @@ import type { FromWorker, ToWorker } from '../../../companion/capture/messages';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { createLogger } from '../../../companion/lib/log';
 import { tempHome } from '../../support/companion';
-import { DEFAULT_ROUTE } from '../../support/flows';
+import { RESPONSES_POST } from '../../support/flows';
 import { encodeSse, message, response } from '../../support/sse';
 
 const homes: string[] = [];
@@ -62,15 +62,7 @@ function startHost(): { host: CaptureHost; seen: FromWorker[] } {
 
 /** One exchange's capture calls, all in the same turn of the loop, as the forward path makes them. */
 function captureExchange(host: CaptureHost, body: Buffer, sse: Buffer): string {
-  const c = host.channel.open({
-    transport: 'http',
-    method: 'POST',
-    path: '/v1/responses',
-    query: '',
-    upstreamUrl: `${DEFAULT_ROUTE.upstream}/responses`,
-    requestHeaders: [['content-type', 'application/json']],
-    route: DEFAULT_ROUTE,
-  });
+  const c = host.channel.open(RESPONSES_POST);
   for (let at = 0; at < body.length; at += 100) c.requestChunk(body.subarray(at, at + 100));
   c.requestEnd();
   c.head(200, [['content-type', 'text/event-stream']], Date.now());
@@ -131,15 +123,7 @@ it("ends the request before the response's end when the body's end has not been 
   await host.history('stats', []);
   const posted = vi.spyOn(MessagePort.prototype, 'postMessage');
   const body = Buffer.from(JSON.stringify({ model: 'gpt-5.5', input: [], stream: true }));
-  const c = host.channel.open({
-    transport: 'http',
-    method: 'POST',
-    path: '/v1/responses',
-    query: '',
-    upstreamUrl: `${DEFAULT_ROUTE.upstream}/responses`,
-    requestHeaders: [['content-type', 'application/json']],
-    route: DEFAULT_ROUTE,
-  });
+  const c = host.channel.open(RESPONSES_POST);
   // The upstream had the whole body and answered while the body's generator waited to be asked for more.
   c.requestChunk(body);
   c.head(200, [['content-type', 'text/event-stream']], Date.now());
