@@ -132,6 +132,8 @@ export class Store {
   /** Rows of exchanges begun, waiting for the flush window (see `begin`), with their session. */
   private readonly begun = new Map<string, { session: string; write: Write }>();
   private eventTimer: NodeJS.Timeout | null = null;
+  /** Finished records packed in this turn of the loop, written together at its end (see `appendMany`). */
+  private finishing: { packed: PackedRecord[]; written: Promise<void>; write: () => void } | null = null;
   private readonly instance = randomUUID();
   private readonly reports: Reports;
   private closed = false;
@@ -162,7 +164,8 @@ export class Store {
         for (const id of w.ids ?? [w.id]) if (!this.writes.has(id)) this.memory.delete(id);
       },
       () => {
-        this.memory.clear();
+        // Records still gathering for their transaction are served from memory until it runs.
+        for (const id of this.memory.keys()) if (!this.finishing?.packed.some((p) => p.summary.id === id)) this.memory.delete(id);
         this.pruneIfNeeded();
       },
     );
@@ -261,23 +264,54 @@ export class Store {
     return this.appendMany([record]);
   }
 
-  /** Stores finished exchanges in one transaction (an import, a migration, a generator). */
+  /**
+   * Stores finished exchanges (an import, a migration, a generator, or one captured). Records
+   * that finish in the same turn of the loop share one transaction, written at its end: under
+   * concurrent turns each exchange's own commit (WAL frames, the search index's new segment)
+   * was the largest part of the worker's time per exchange. Resolves once the write ran, or
+   * waits in the queue after a failure.
+   */
   async appendMany(records: readonly ExchangeRecord[]): Promise<void> {
     if (records.length === 0) return;
     const packed: PackedRecord[] = [];
     for (const record of records) {
-      this.events.delete(record.id);
-      this.begun.delete(record.id);
       const p = await packRecord(record);
       this.memory.set(record.id, { summary: p.summary, record });
       packed.push(p);
     }
-    this.push({
-      id: records.length === 1 ? records[0].id : `${records[0].id}…${records[records.length - 1].id}`,
-      kind: 'record',
-      ids: records.map((r) => r.id),
-      run: () => this.database.transaction(() => packed.forEach((p) => this.writeRecord(p)))(),
-    });
+    if (this.closed) return;
+    for (const p of packed) {
+      this.events.delete(p.summary.id);
+      this.begun.delete(p.summary.id);
+    }
+    const batch = (this.finishing ??= this.gather());
+    batch.packed.push(...packed);
+    return batch.written;
+  }
+
+  /** A new batch of finished records, queued as one write at the end of this turn (or before any other write). */
+  private gather(): NonNullable<Store['finishing']> {
+    let done!: () => void;
+    const written = new Promise<void>((resolve) => (done = resolve));
+    const batch = {
+      packed: [] as PackedRecord[],
+      written,
+      write: () => {
+        if (this.finishing !== batch) return;
+        this.finishing = null;
+        const { packed } = batch;
+        if (packed.length > 0)
+          this.push({
+            id: packed.length === 1 ? packed[0].summary.id : `${packed[0].summary.id}…${packed[packed.length - 1].summary.id}`,
+            kind: 'record',
+            ids: packed.map((p) => p.summary.id),
+            run: () => this.database.transaction(() => packed.forEach((p) => this.writeRecord(p)))(),
+          });
+        done();
+      },
+    };
+    setImmediate(batch.write);
+    return batch;
   }
 
   private writeRecord(packed: PackedRecord): void {
@@ -387,6 +421,8 @@ export class Store {
 
   private push(w: Write): void {
     if (this.closed) return;
+    // Writes run in the order they were asked for: records gathering for this turn's transaction go first.
+    if (w.kind !== 'record') this.finishing?.write();
     this.writes.push(w);
   }
 
@@ -702,6 +738,10 @@ export class Store {
     });
     for (const [id, m] of this.memory) if (set.has(sessionKey(m.summary.sessionId))) this.memory.delete(id);
     for (const [id, b] of this.begun) if (set.has(b.session)) this.begun.delete(id);
+    if (this.finishing) {
+      const kept = this.finishing.packed.filter((p) => !set.has(sessionKey(p.summary.sessionId)));
+      this.finishing.packed.splice(0, Infinity, ...kept);
+    }
     const json = JSON.stringify(keys);
     const inKeys = 'SELECT value FROM json_each(?)';
     let n = 0;
@@ -730,6 +770,7 @@ export class Store {
     this.memory.clear();
     this.events.clear();
     this.begun.clear();
+    if (this.finishing) this.finishing.packed.length = 0;
     this.database.transaction(() => {
       for (const t of ['item_refs', 'exchange_events', 'exchanges', 'bodies', 'items']) this.database.exec(`DELETE FROM ${t}`);
     })();
@@ -785,6 +826,7 @@ export class Store {
   /** Writes what waits (begun rows, events, failed writes) one last time and closes the database. */
   close(): void {
     if (this.closed) return;
+    this.finishing?.write();
     this.flushPending();
     this.writes.drain();
     this.writes.stop();

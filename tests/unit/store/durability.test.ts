@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
 import type { ExchangeRecord, StreamEvent } from '../../../companion/protocol/exchange';
 import { summaryOf } from '../../../companion/store/codec';
@@ -199,5 +199,35 @@ describe('an exchange that ends within the flush window', () => {
     store.begin(streaming(record), record.request);
     store.flushPending();
     expect(store.summary(record.id)?.status).toBe('streaming');
+  });
+});
+
+describe('exchanges that finish in the same turn of the loop', () => {
+  it('are written in one transaction at its end, each served from memory until then', async () => {
+    const h = homes();
+    const store = openStore(h);
+    const records = await Promise.all(codexSession(4).map((s) => stepRecord(s)));
+    const transactions = vi.spyOn(store.database, 'transaction');
+    const onDisk = () => {
+      const reader = new Database(path.join(h, DB_FILE), { readonly: true });
+      try {
+        return (reader.prepare('SELECT count(*) AS n FROM exchanges').get() as { n: number }).n;
+      } finally {
+        reader.close();
+      }
+    };
+    const together = Promise.all(records.slice(0, 3).map((r) => store.append(r)));
+    // Packed (a few microtasks), not yet written: the turn has not ended.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(onDisk()).toBe(0);
+    expect(store.summary(records[0].id)?.id).toBe(records[0].id);
+    await together;
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(onDisk()).toBe(3);
+    await store.append(records[3]);
+    expect(transactions).toHaveBeenCalledTimes(2);
+    expect(onDisk()).toBe(4);
+    const reopened = openStore(h);
+    for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
   });
 });
