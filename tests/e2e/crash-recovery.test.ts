@@ -11,7 +11,24 @@ import { tempHome } from '../support/companion';
 import { openRequest, nextChunk, rawRequest } from '../support/http';
 import { fakeKey } from '../support/keys';
 
+/** Resolves once the store in `home` holds an exchange begun and not ended (within 10 s). */
+async function begunOnDisk(home: string): Promise<void> {
+  for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+    if (!fs.existsSync(path.join(home, DB_FILE))) continue;
+    const db = new Database(path.join(home, DB_FILE), { readonly: true });
+    try {
+      if ((db.prepare('SELECT count(*) AS n FROM exchanges WHERE ended = 0').get() as { n: number }).n > 0) return;
+    } catch {
+      // not created yet
+    } finally {
+      db.close();
+    }
+  }
+}
+
 describe('a companion killed with SIGKILL', () => {
+  /** The state directory whose begun row the answer to the 42-message request waits for. */
+  let thinkingHome = '';
   let upstream: FakeUpstream;
   let home: string;
   let port: number;
@@ -65,9 +82,10 @@ describe('a companion killed with SIGKILL', () => {
         }
         if (req.body?.input?.length === 42) {
           // As a model does, the answer starts a while after the request: the capture worker stores the
-          // exchange's start in that time. (Killed before the worker has the request, an exchange is lost.)
-          const thinking = new Promise<void>((r) => setTimeout(r, 300));
-          return { kind: 'sse', events: response([message('answer 42')]), hold: { beforeChunk: 0, until: thinking } };
+          // exchange's start in that time (within its flush window). The answer waits until it has,
+          // not for a fixed time a loaded machine may not keep. (Killed before the worker has stored
+          // the start, an exchange is lost.)
+          return { kind: 'sse', events: response([message('answer 42')]), hold: { beforeChunk: 0, until: begunOnDisk(thinkingHome) } };
         }
         return { kind: 'sse', events: response([message(`answer ${req.body?.input?.length}`)]) };
       },
@@ -134,6 +152,7 @@ describe('a companion killed with SIGKILL', () => {
 
   it('keeps an exchange killed right after Codex had its last byte, completed or aborted, never lost', async () => {
     const fresh = tempHome();
+    thinkingHome = fresh;
     try {
       const c = start(['--port', String(port), '--home', fresh, '--upstream', upstream.baseUrl]);
       await c.waitFor('listening on');
