@@ -110,7 +110,11 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
       log.error(`capture worker: ${m.t} failed: ${describeError(err)}`);
     }
   };
-  const collector = new IdleCollector(engineGc());
+  // Messages waiting to be handled, a loop turn's worth at a time (see below).
+  let inbox: ToWorker[] = [];
+  // Not while messages wait or an ended exchange is still worked on: a worker below normal
+  // priority stores a burst's last large bodies well after they stopped arriving.
+  const collector = new IdleCollector(engineGc(), undefined, undefined, () => inbox.length > 0 || runtime.busy());
   const receive = (m: ToWorker): void => {
     if (m.t === 'batch') return m.messages.forEach(receive);
     if (m.t === 'reqChunk' || m.t === 'chunk') collector.took(m.chunk.byteLength);
@@ -123,7 +127,6 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   // busy receiver up to 1,000 messages without returning to the loop, which held this thread's
   // immediates and timers (acknowledgements, posts to the main thread, the store's writes) back
   // for a fifth of a second under steady traffic, and let capture's byte budget fill for nothing.
-  let inbox: ToWorker[] = [];
   const drain = () => {
     const messages = inbox;
     inbox = [];

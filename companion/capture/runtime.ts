@@ -106,6 +106,11 @@ export class CaptureRuntime {
     }
   }
 
+  /** Whether an exchange that ended is still being worked on (its analysis, its storing). */
+  busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Resolves when every flow end started so far, and every hook it fired, has settled. */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running]);

@@ -38,6 +38,20 @@ describe('the capture worker collects its heap once a large intake pauses', () =
     expect(gc).toHaveBeenCalledTimes(2);
   });
 
+  it('waits while what was taken in is still worked on, then collects once it is done', () => {
+    const gc = vi.fn();
+    let working = true;
+    const c = new IdleCollector(gc, 1000, 250, () => working);
+    c.took(1200);
+    vi.advanceTimersByTime(1000);
+    expect(gc).not.toHaveBeenCalled(); // the intake paused, but its bodies are still being stored
+    working = false;
+    vi.advanceTimersByTime(249);
+    expect(gc).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(gc).toHaveBeenCalledTimes(1);
+  });
+
   it('collects nothing once stopped', () => {
     const gc = vi.fn();
     const c = new IdleCollector(gc, 10, 250);
