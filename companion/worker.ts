@@ -66,7 +66,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
       lastFailure: addons.lastFailure?.message ?? analysis.lastFailure ?? null,
       analysisFailures: analysis.failures,
       priceErrors: analysis.prices.errors,
-      store: history.stats(),
+      store: store.writeHealth(),
     };
     const text = JSON.stringify(s);
     if (text === sentStats) return;

@@ -84,8 +84,8 @@ export interface WorkerStats {
   lastFailure: string | null;
   analysisFailures: number;
   priceErrors: string[];
-  /** The store's figures after its latest write (null until it is open). */
-  store: StatusResponse['store'] | null;
+  /** How the store's writing goes, after its latest write (null until it is open); no counts, which cost a scan. */
+  store: Pick<StatusResponse['store'], 'writeErrors' | 'writeFailing' | 'lastWriteError' | 'pendingWrites' | 'lostRecords'> | null;
 }
 
 /** What the worker is started with. */

@@ -74,6 +74,9 @@ export interface ListPage {
   stored: number;
 }
 
+/** The write figures of `StoreStats`. */
+export type WriteHealth = Pick<StoreStats, 'writeErrors' | 'writeFailing' | 'lastWriteError' | 'pendingWrites' | 'lostRecords'>;
+
 export interface StoreStats {
   exchanges: number;
   sessions: number;
@@ -809,6 +812,14 @@ export class Store {
       removed += this.dropSessions([s.session_key]);
     }
     return removed;
+  }
+
+  /**
+   * How writing goes, without counting anything: what the capture worker reports after every
+   * exchange. The counts of `stats` scan the exchanges' index, a cost that grows with the history.
+   */
+  writeHealth(): WriteHealth {
+    return { ...this.writes.stats, pendingWrites: this.writes.size };
   }
 
   stats(): StoreStats {
