@@ -12,6 +12,7 @@ import type { ExchangeAnalysis } from '../protocol/analysis';
 import { ANALYSIS_VERSION } from '../protocol/version';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { loadPrices, reloadPrices, type PriceState } from '../store/prices-file';
+import { sessionKey } from '../store/sqlite/columns';
 import type { Store } from '../store/store';
 
 /** Threads whose latest exchange is kept for the next one's analysis. */
@@ -35,8 +36,11 @@ function forAnalysis<T extends ExchangeRecord | null>(r: T): T {
 
 /** What the analysis asks of the store. */
 export interface StoreReads {
-  /** The latest exchanges of a thread that started before `until` (epoch ms, exclusive). */
-  threadSummaries(threadId: string, until: number): Promise<ExchangeSummary[]>;
+  /**
+   * The latest exchanges that may be `of`'s previous (`isSameChain`: model exchanges of its session
+   * and thread with usage) and started before `until` (epoch ms, exclusive).
+   */
+  chainSummaries(of: ExchangeSummary, until: number): Promise<ExchangeSummary[]>;
   /** A stored record; input items `alongside` also carries are taken from it, not read back. */
   record(id: string, alongside?: ExchangeRecord): Promise<ExchangeRecord | null>;
 }
@@ -47,7 +51,13 @@ export interface StoreReads {
  */
 export function storeReads(store: Pick<Store, 'firstPage' | 'get'>): StoreReads {
   return {
-    threadSummaries: async (threadId, until) => store.firstPage({ thread: threadId, until, limit: 20 }),
+    // Filtered in SQL: reading a thread's latest 20 summaries whatever they were (and parsing
+    // each) was a tenth of the worker's time per exchange. Newest first by id, which follows the
+    // start; a few more than one in case two share a millisecond.
+    chainSummaries: async (of, until) =>
+      of.threadId === null
+        ? []
+        : store.firstPage({ thread: of.threadId, session: sessionKey(of.sessionId), kind: 'model', minInput: 0, until, limit: 4 }),
     record: (id, alongside) => store.get(id, alongside),
   };
 }
@@ -104,10 +114,10 @@ export class AnalysisEngine {
 
   /** The previous exchange of the record's chain; `stored` reads it from the store alone (the kept one is the thread's latest). */
   private async previous(record: ExchangeRecord, stored: boolean): Promise<ExchangeRecord | null> {
-    if (!record.threadId) return null;
+    if (!record.threadId || record.sessionId === null) return null;
     const kept = stored ? undefined : this.latest.get(record.threadId);
     // `until` is exclusive; a previous that started in the same millisecond is ordered by id.
-    const candidates = await this.store.threadSummaries(record.threadId, record.startedAt + 1);
+    const candidates = await this.store.chainSummaries(record, record.startedAt + 1);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
     // Codex resent the previous request's items in this one: a long session's megabytes are not read back.

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../companion/lib/log';
-import { AnalysisEngine, KEEP_MAX_REQUEST_BYTES, type StoreReads } from '../../../companion/pipeline/analysis';
+import { AnalysisEngine, KEEP_MAX_REQUEST_BYTES, storeReads, type StoreReads } from '../../../companion/pipeline/analysis';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
 import { summaryOf } from '../../../companion/store/codec';
+import { Store } from '../../../companion/store/store';
 import { tempHomes } from '../../support/companion';
 import { runRecords } from '../../support/records';
 
@@ -13,9 +14,9 @@ function reads(records: ExchangeRecord[]): StoreReads & { fullReads: string[] } 
   const fullReads: string[] = [];
   return {
     fullReads,
-    threadSummaries: async (threadId, until) =>
+    chainSummaries: async (of, until) =>
       records
-        .filter((r) => r.threadId === threadId && r.startedAt < until)
+        .filter((r) => r.threadId === of.threadId && r.startedAt < until)
         .sort((a, b) => b.startedAt - a.startedAt)
         .map((r) => summaryOf(r)),
     record: async (id) => {
@@ -51,5 +52,32 @@ describe('the analysis engine keeps the latest exchange of a thread only when it
     const large = await analyseSecond(KEEP_MAX_REQUEST_BYTES + 1);
     expect(large.fullReads).toEqual([large.firstId]);
     expect(large.out?.analysis).toEqual(kept.out?.analysis);
+  });
+});
+
+describe('the analysis engine over the store', () => {
+  it('finds the previous exchange of a chain behind more than a page of later thread exchanges that cannot be one', async () => {
+    const [first, second] = await runRecords('b-tool-call', ['b-tool-call-1.json', 'b-tool-call-2.json']);
+    const store = Store.open({ home: homes(), log: createLogger('silent') });
+    try {
+      await store.append(first);
+      // 25 exchanges of the same thread between the two, none a previous: no usage, another
+      // session, or not a model exchange.
+      const between = Array.from({ length: 25 }, (_, i): ExchangeRecord => {
+        const at = first.startedAt + 1 + i;
+        const r = { ...first, id: `${first.id}-between-${String(i).padStart(2, '0')}`, startedAt: at, endedAt: at };
+        if (i % 3 === 0) return { ...r, usage: null, status: 'failed' };
+        if (i % 3 === 1) return { ...r, sessionId: 'another-session' };
+        return { ...r, kind: 'other' };
+      });
+      await store.appendMany(between);
+      expect(second.startedAt).toBeGreaterThan(between[between.length - 1].startedAt);
+      const engine = await AnalysisEngine.open(storeReads(store), createLogger('silent'), homes());
+      const out = await engine.rerun(second);
+      expect(out?.analysis.cache.previousId).toBe(first.id);
+      expect(out?.analysis.diff).not.toBeNull();
+    } finally {
+      store.close();
+    }
   });
 });
