@@ -21,6 +21,8 @@ export type Hook = 'request' | 'responseHeaders' | 'event' | 'response' | 'error
 
 export class AddonManager {
   private readonly addons: CaptureAddon[] = [];
+  /** How many addons at the end were added with `addLast`: they stay after every later `add`. */
+  private last = 0;
   /** Failures per addon name, reported through the API. */
   readonly failures = new Map<string, number>();
   lastFailure: { addon: string; hook: Hook; message: string; at: number } | null = null;
@@ -28,7 +30,13 @@ export class AddonManager {
   constructor(private readonly log: Logger) {}
 
   add(addon: CaptureAddon): void {
+    this.addons.splice(this.addons.length - this.last, 0, addon);
+  }
+
+  /** Adds an addon that sees every hook after all others, however many are added later. */
+  addLast(addon: CaptureAddon): void {
     this.addons.push(addon);
+    this.last++;
   }
 
   private readonly running = new Set<Promise<void>>();

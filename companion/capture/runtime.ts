@@ -31,7 +31,9 @@ export class CaptureRuntime {
     private readonly opts: { maxCaptureBytes: number; capturing: boolean },
   ) {
     this.capturing = opts.capturing;
-    addons.add({
+    // Last: an exchange counts as in flight until every other addon is done with its end (the
+    // store's among them), so a rollout import never finds it neither in flight nor stored.
+    addons.addLast({
       name: 'in-flight',
       request: (f) => void this.live.set(f.id, f),
       response: (f) => void this.live.delete(f.id),

@@ -489,6 +489,8 @@ export class Store {
 
   /** Whether an exchange carrying model response `responseId` is stored (captured or imported). */
   hasResponse(responseId: string): boolean {
+    // Records not on disk yet (gathering for their turn's transaction, or held by a failed write) count.
+    for (const m of this.memory.values()) if (m.summary.responseId === responseId) return true;
     return this.stmt<{ one: number }>('SELECT 1 AS one FROM exchanges WHERE response_id = ? LIMIT 1').get(responseId) !== undefined;
   }
 

@@ -230,4 +230,15 @@ describe('exchanges that finish in the same turn of the loop', () => {
     const reopened = openStore(h);
     for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
   });
+
+  it('count as stored for a rollout import before their transaction ran', async () => {
+    const store = openStore(homes());
+    const record = { ...(await stepRecord(codexSession(1)[0])), responseId: 'resp_gathering' };
+    const appended = store.append(record);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(store.hasResponse('resp_gathering')).toBe(true);
+    expect(store.hasResponse('resp_other')).toBe(false);
+    await appended;
+    expect(store.hasResponse('resp_gathering')).toBe(true);
+  });
 });
