@@ -548,6 +548,8 @@ export class Store {
 
   /** A page's rows in order, one past its `limit` when there are more, and the search hits behind them. */
   private pageRows(q: ListQuery): { rows: PageRow[]; hits: TextHits | undefined; order: ReturnType<typeof orderOf>; limit: number } {
+    // A page read in the worker (the nicknames addon's, say) sees the records this turn gathered.
+    this.finishing?.write();
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 1000);
     const order = orderOf(q);
     const after = afterSql(order, q.cursor ? decodeCursor(q.cursor) : null, q.before);

@@ -231,6 +231,16 @@ describe('exchanges that finish in the same turn of the loop', () => {
     for (const r of records) expect(await reopened.get(r.id)).toEqual(r);
   });
 
+  it('are written before a page is read in the same turn, and listed in it', async () => {
+    const store = openStore(homes());
+    const record = await stepRecord(codexSession(1)[0]);
+    const appended = store.append(record);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(store.list({}).items.map((s) => s.id)).toEqual([record.id]);
+    await appended;
+    expect(store.list({}).items.map((s) => s.id)).toEqual([record.id]);
+  });
+
   it('count as stored for a rollout import before their transaction ran', async () => {
     const store = openStore(homes());
     const record = { ...(await stepRecord(codexSession(1)[0])), responseId: 'resp_gathering' };
