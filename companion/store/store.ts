@@ -278,15 +278,13 @@ export class Store {
     if (records.length === 0) return;
     const packed: PackedRecord[] = [];
     for (const record of records) {
+      this.events.delete(record.id);
+      this.begun.delete(record.id);
       const p = await packRecord(record);
       this.memory.set(record.id, { summary: p.summary, record });
       packed.push(p);
     }
     if (this.closed) return;
-    for (const p of packed) {
-      this.events.delete(p.summary.id);
-      this.begun.delete(p.summary.id);
-    }
     const batch = (this.finishing ??= this.gather());
     batch.packed.push(...packed);
     return batch.written;
