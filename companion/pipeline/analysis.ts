@@ -12,7 +12,6 @@ import type { ExchangeAnalysis } from '../protocol/analysis';
 import { ANALYSIS_VERSION } from '../protocol/version';
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { loadPrices, reloadPrices, type PriceState } from '../store/prices-file';
-import { sessionKey } from '../store/sqlite/columns';
 import type { Store } from '../store/store';
 
 /** Threads whose latest exchange is kept for the next one's analysis. */
@@ -49,15 +48,12 @@ export interface StoreReads {
  * The reads over a store. Bounded by the record's start: an imported record can be older than
  * the thread's latest exchanges, and its previous is the latest one before it, not the latest.
  */
-export function storeReads(store: Pick<Store, 'firstPage' | 'get'>): StoreReads {
+export function storeReads(store: Pick<Store, 'chainCandidates' | 'get'>): StoreReads {
   return {
     // Filtered in SQL: reading a thread's latest 20 summaries whatever they were (and parsing
     // each) was a tenth of the worker's time per exchange. Newest first by id, which follows the
     // start; a few more than one in case two share a millisecond.
-    chainSummaries: async (of, until) =>
-      of.threadId === null
-        ? []
-        : store.firstPage({ thread: of.threadId, session: sessionKey(of.sessionId), kind: 'model', minInput: 0, until, limit: 4 }),
+    chainSummaries: async (of, until) => (of.threadId === null ? [] : store.chainCandidates(of.threadId, of.sessionId, until, 4)),
     record: (id, alongside) => store.get(id, alongside),
   };
 }

@@ -535,6 +535,23 @@ export class Store {
   }
 
   /**
+   * The latest summaries of a thread that may be an exchange's previous one (model exchanges of
+   * its session with usage) and started before `until`, newest first by id. Walks the thread's
+   * index from its newest row: planned freely, SQLite took the session's index and sorted all of
+   * its rows, a cost growing with the session (0.4 ms per exchange at 2,500).
+   */
+  chainCandidates(threadId: string, sessionId: string | null, until: number, limit: number): ExchangeSummary[] {
+    this.finishing?.write();
+    return this.stmt<{ summary: string }>(
+      `SELECT b.summary FROM exchanges e INDEXED BY exchanges_thread JOIN bodies b ON b.rowid = e.rowid
+       WHERE e.thread_id = ? AND e.session_key = ? AND e.kind = 'model' AND e.sort_input >= 0 AND e.started_at < ?
+       ORDER BY e.id DESC LIMIT ?`,
+    )
+      .all(threadId, sessionKey(sessionId), until, limit)
+      .map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  }
+
+  /**
    * The first page of a query's summaries, without the counts a page carries: the analysis asks
    * for a thread's latest after every exchange, and counting the whole history each time would
    * make that cost grow with it.
