@@ -4,7 +4,7 @@
  * export). Everything crossing is a structured-clone value; bytes are copies of what was forwarded.
  */
 import type { ExchangeError, ExchangeSummary, Route } from '../protocol/exchange';
-import type { StatusResponse } from '../protocol/api';
+import type { WriteHealth } from '../protocol/api';
 import type { LiveItemDelta, LivePreview, LiveUsage } from '../protocol/live';
 import type { RateLimits } from '../protocol/ratelimits';
 import type { HeaderPairs } from '../http/headers';
@@ -85,7 +85,7 @@ export interface WorkerStats {
   analysisFailures: number;
   priceErrors: string[];
   /** How the store's writing goes, after its latest write (null until it is open); no counts, which cost a scan. */
-  store: Pick<StatusResponse['store'], 'writeErrors' | 'writeFailing' | 'lastWriteError' | 'pendingWrites' | 'lostRecords'> | null;
+  store: WriteHealth | null;
 }
 
 /** What the worker is started with. */

@@ -88,6 +88,11 @@ export const StatusResponseSchema = z.object({
   export: ExportStatusSchema.nullable().default(null),
 });
 export type StatusResponse = z.infer<typeof StatusResponseSchema>;
+/** The store's write figures of a status: what the capture worker reports after every exchange. */
+export type WriteHealth = Pick<
+  StatusResponse['store'],
+  'writeErrors' | 'writeFailing' | 'lastWriteError' | 'pendingWrites' | 'lostRecords'
+>;
 
 export const ErrorResponseSchema = z.object({ error: z.string(), message: z.string() });
 

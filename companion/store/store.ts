@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { DEFAULT_MAX_STORE_BYTES } from '../defaults';
 import type { CapturedRequest, ExchangeRecord, ExchangeSummary, StreamEvent } from '../protocol/exchange';
+import type { WriteHealth } from '../protocol/api';
 import type { Logger } from '../lib/log';
 import { ensureHome } from './layout';
 import { columnsOf, sessionKey, type Row } from './sqlite/columns';
@@ -73,9 +74,6 @@ export interface ListPage {
   matchedCapped: boolean;
   stored: number;
 }
-
-/** The write figures of `StoreStats`. */
-export type WriteHealth = Pick<StoreStats, 'writeErrors' | 'writeFailing' | 'lastWriteError' | 'pendingWrites' | 'lostRecords'>;
 
 export interface StoreStats {
   exchanges: number;
@@ -843,11 +841,10 @@ export class Store {
 
   stats(): StoreStats {
     return {
-      ...this.writes.stats,
+      ...this.writeHealth(),
       exchanges: this.count({}),
       sessions: this.stmt<{ n: number }>('SELECT count(*) AS n FROM sessions').get()!.n,
       bytes: this.bytes(),
-      pendingWrites: this.writes.size,
       corruptLines: 0,
       tornBytes: 0,
     };
