@@ -549,16 +549,6 @@ export class Store {
       .map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
 
-  /**
-   * The first page of a query's summaries, without the counts a page carries: the analysis asks
-   * for a thread's latest after every exchange, and counting the whole history each time would
-   * make that cost grow with it.
-   */
-  firstPage(q: ListQuery): ExchangeSummary[] {
-    const { rows, limit } = this.pageRows(q);
-    return rows.slice(0, limit).map((r) => JSON.parse(r.summary) as ExchangeSummary);
-  }
-
   /** A page's rows in order, one past its `limit` when there are more, and the search hits behind them. */
   private pageRows(q: ListQuery): { rows: PageRow[]; hits: TextHits | undefined; order: ReturnType<typeof orderOf>; limit: number } {
     // A page read in the worker (the nicknames addon's, say) sees the records this turn gathered.

@@ -97,10 +97,11 @@ describe('the durable store (SQLite)', () => {
     expect(store.list({ q: 'CAT SRC/FILE3' }).items.map((s) => s.id)).toEqual([records[3].id]);
     expect(store.list({ q: 'installation_id' }).items).toHaveLength(0);
     expect(store.list({ status: 'completed' }).items).toHaveLength(6);
-    // The page alone, without counting (what the analysis reads after every exchange).
+    // What the analysis reads after every exchange: its thread's latest before it, newest first.
     const q = { thread: records[0].threadId!, until: records[3].startedAt, limit: 2 };
-    expect(store.firstPage(q).map((s) => s.id)).toEqual([records[2].id, records[1].id]);
-    expect(store.firstPage(q)).toEqual(store.list(q).items);
+    const candidates = store.chainCandidates(q.thread, records[0].sessionId, q.until, q.limit);
+    expect(candidates.map((s) => s.id)).toEqual([records[2].id, records[1].id]);
+    expect(candidates).toEqual(store.list(q).items);
   });
 
   it('grows with what is new: a 200-request session takes at most 3% of plain JSONL, after a checkpoint', async () => {
