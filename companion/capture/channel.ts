@@ -10,11 +10,16 @@ import type { HeaderPairs } from '../http/headers';
 import type { FlowInit } from './flow';
 import type { ToWorker, WsOpen } from './messages';
 import { newExchangeId } from './ids';
-import { Slabs } from './slab';
+import { joined, Slabs } from './slab';
 
 export const DEFAULT_CAPTURE_QUEUE_BYTES = 64 * 1024 * 1024;
 
 export type Send = (m: ToWorker, transfer?: ArrayBuffer[]) => void;
+
+type BytesMessage = Extract<ToWorker, { t: 'reqChunk' | 'chunk' }>;
+
+/** A response chunk's arrival time; request chunks carry none. */
+const arrivedAt = (m: BytesMessage): number | null => (m.t === 'chunk' ? m.at : null);
 
 export class CaptureChannel {
   private pending = 0;
@@ -78,12 +83,37 @@ export class HttpCapture {
   private requestLost: string | null = null;
   private responseDropping = false;
   private requestDone = false;
+  /** This capture's latest message while it carries bytes that the next copy may join. */
+  private joinable: BytesMessage | null = null;
 
   constructor(
     readonly id: string,
     private readonly channel: CaptureChannel,
     private readonly send: Send,
   ) {}
+
+  private emit(m: ToWorker): void {
+    this.joinable = null;
+    this.send(m);
+  }
+
+  /**
+   * Sends a copy of forwarded bytes, or joins it to this capture's latest message when that one
+   * carries the bytes just before it, of the same side and millisecond, in a slab not posted yet.
+   * undici hands over each chunk of a chunked body alone, so a streamed answer's events arrive
+   * as a run of small chunks in one turn of the loop: a message each cost the forwarding thread
+   * a structured clone per event, and the worker a message to handle. Joined, nothing is lost:
+   * the worker reads the same bytes, with the time they arrived.
+   */
+  private sendBytes(m: BytesMessage): void {
+    const prev = this.joinable;
+    if (prev && prev.t === m.t && arrivedAt(prev) === arrivedAt(m)) {
+      const both = joined(prev.chunk, m.chunk);
+      if (both) return void (prev.chunk = both);
+    }
+    this.send(m, [m.chunk.buffer as ArrayBuffer]);
+    this.joinable = m;
+  }
 
   /** Request bytes as forwarded (before any model override). */
   requestChunk(chunk: Uint8Array): void {
@@ -99,7 +129,7 @@ export class HttpCapture {
       this.requestLost = 'the capture queue was full; the request was forwarded in full';
       return;
     }
-    this.send({ t: 'reqChunk', id: this.id, chunk: c }, [c.buffer as ArrayBuffer]);
+    this.sendBytes({ t: 'reqChunk', id: this.id, chunk: c });
   }
 
   /** The request body ended (once; later calls and chunks are ignored). */
@@ -110,11 +140,11 @@ export class HttpCapture {
       this.requestLost === 'limit'
         ? `${this.requestBytes} bytes exceed the capture limit of ${this.channel.maxCaptureBytes}`
         : this.requestLost;
-    this.send({ t: 'reqEnd', id: this.id, bytes: this.requestBytes, lost });
+    this.emit({ t: 'reqEnd', id: this.id, bytes: this.requestBytes, lost });
   }
 
   head(status: number, headers: HeaderPairs, at: number): void {
-    this.send({ t: 'head', id: this.id, status, headers, at });
+    this.emit({ t: 'head', id: this.id, status, headers, at });
   }
 
   /** Response bytes as forwarded to Codex (possibly compressed). */
@@ -123,14 +153,14 @@ export class HttpCapture {
     const c = this.channel.take(chunk);
     if (!c) {
       this.responseDropping = true;
-      this.send({
+      this.emit({
         t: 'incomplete',
         id: this.id,
         reason: 'capture queue full: the rest of this response was forwarded but not captured',
       });
       return;
     }
-    this.send({ t: 'chunk', id: this.id, chunk: c, at: Date.now() }, [c.buffer as ArrayBuffer]);
+    this.sendBytes({ t: 'chunk', id: this.id, chunk: c, at: Date.now() });
   }
 
   /**
@@ -141,13 +171,13 @@ export class HttpCapture {
    */
   end(resetBy?: string): void {
     this.requestEnd();
-    this.send({ t: 'end', id: this.id, at: Date.now(), ...(resetBy ? { resetBy } : {}) });
+    this.emit({ t: 'end', id: this.id, at: Date.now(), ...(resetBy ? { resetBy } : {}) });
   }
 
   /** The exchange failed; as for `end`, the request ends first. */
   fail(status: 'aborted' | 'upstream_error', error: ExchangeError): void {
     this.requestEnd();
-    this.send({ t: 'fail', id: this.id, status, error, at: Date.now() });
+    this.emit({ t: 'fail', id: this.id, status, error, at: Date.now() });
   }
 }
 

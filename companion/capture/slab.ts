@@ -29,3 +29,13 @@ export class Slabs {
     return view;
   }
 }
+
+/**
+ * `prev` and `next` as one view, when `next` was copied right behind `prev` in the same slab and
+ * that slab has not been transferred since; null otherwise.
+ */
+export function joined(prev: Uint8Array, next: Uint8Array): Uint8Array | null {
+  // Once a slab is transferred, the next copy goes to a new one (see copy).
+  if (prev.buffer !== next.buffer || prev.byteOffset + prev.byteLength !== next.byteOffset) return null;
+  return new Uint8Array(prev.buffer, prev.byteOffset, prev.byteLength + next.byteLength);
+}

@@ -1,7 +1,8 @@
 /**
  * The main thread's end of the capture worker sends what one turn of its loop captured as one
- * message: a streamed answer arrives in many small chunks, and a postMessage per chunk cost the
- * forwarding thread more than copying the bytes. Order and bytes must survive the batching.
+ * message, and a run of one side's chunks as one copy: a streamed answer arrives in many small
+ * chunks, and a postMessage (or a message) per chunk cost the forwarding thread more than copying
+ * the bytes. Order, bytes and arrival times must survive the batching.
  */
 import fs from 'node:fs';
 import { MessagePort } from 'node:worker_threads';
@@ -71,11 +72,19 @@ function captureExchange(host: CaptureHost, body: Buffer, sse: Buffer): string {
   return c.id;
 }
 
-it("posts one turn's capture messages as one batch, in order, and the worker stores the exchange whole", async () => {
+it("posts one turn's capture messages as one batch, in order, each side's bytes joined, and the worker stores the exchange whole", async () => {
   const { host, seen } = startHost();
   // The worker starts on the first message; a history call waits for it.
   await host.history('stats', []);
-  const posted = vi.spyOn(MessagePort.prototype, 'postMessage');
+  // What each message's bytes were when posted: the transfer detaches them here.
+  const bytesPosted = new Map<Uint8Array, Buffer>();
+  const postMessage = MessagePort.prototype.postMessage;
+  const posted = vi.spyOn(MessagePort.prototype, 'postMessage').mockImplementation(function (this: MessagePort, m, transfer) {
+    const w = m as ToWorker;
+    for (const x of w.t === 'batch' ? w.messages : [w])
+      if (x.t === 'chunk' || x.t === 'reqChunk') bytesPosted.set(x.chunk, Buffer.from(x.chunk));
+    postMessage.call(this, m, transfer as Parameters<typeof postMessage>[1]);
+  });
   const body = Buffer.from(
     JSON.stringify({
       model: 'gpt-5.5',
@@ -85,29 +94,24 @@ it("posts one turn's capture messages as one batch, in order, and the worker sto
   );
   const text = 'An answer streamed in many small chunks. '.repeat(10);
   const sse = Buffer.from(encodeSse(response([message(text, { pieces: 40 })])));
+  // All within one millisecond, so the response's chunks may join as the request's do.
+  const now = vi.spyOn(Date, 'now').mockReturnValue(Date.now());
   const id = captureExchange(host, body, sse);
+  now.mockRestore();
   await new Promise((r) => setImmediate(r));
   const toWorker = posted.mock.calls.map(([m]) => m as ToWorker).filter(isToWorker);
   expect(toWorker).toHaveLength(1);
   const batch = toWorker[0];
   if (batch.t !== 'batch') throw new Error(`expected a batch, got ${batch.t}`);
-  const kinds = batch.messages.map((m) => m.t);
-  const requestChunks = Math.ceil(body.length / 100);
-  const responseChunks = Math.ceil(sse.length / 64);
-  expect(kinds).toEqual([
-    'open',
-    ...Array<string>(requestChunks).fill('reqChunk'),
-    'reqEnd',
-    'head',
-    ...Array<string>(responseChunks).fill('chunk'),
-    'end',
-  ]);
-  // The chunks' copies share one slab, which moved with the one message (named once), not copied again.
+  // The request's many chunks cross as one message, and so do the response's.
+  expect(batch.messages.map((m) => m.t)).toEqual(['open', 'reqChunk', 'reqEnd', 'head', 'chunk', 'end']);
+  const bytesOf = (t: 'reqChunk' | 'chunk') => batch.messages.flatMap((m) => (m.t === t ? [m.chunk] : []));
+  expect(bytesPosted.get(bytesOf('reqChunk')[0])?.equals(body)).toBe(true);
+  expect(bytesPosted.get(bytesOf('chunk')[0])?.equals(sse)).toBe(true);
+  // The copies share one slab, which moved with the one message (named once), not copied again.
   const transfer = posted.mock.calls.find(([m]) => m === batch)?.[1] as ArrayBuffer[];
   expect(transfer).toHaveLength(1);
-  const chunks = batch.messages.flatMap((m) => (m.t === 'chunk' || m.t === 'reqChunk' ? [m.chunk] : []));
-  expect(chunks).toHaveLength(requestChunks + responseChunks);
-  for (const c of chunks) expect(c.buffer).toBe(transfer[0]);
+  for (const c of [...bytesOf('reqChunk'), ...bytesOf('chunk')]) expect(c.buffer).toBe(transfer[0]);
   posted.mockRestore();
   for (const until = Date.now() + 10_000; !seen.some((m) => m.t === 'analysed' && m.id === id) && Date.now() < until;)
     await new Promise((r) => setTimeout(r, 20));
