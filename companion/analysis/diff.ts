@@ -7,7 +7,7 @@ import type { ExchangeRecord } from '../protocol/exchange';
 import type { FieldChange, ItemChange, ItemRef, RequestDiff, ToolChange, ToolRef } from '../protocol/analysis';
 import { alignItems } from './item-align';
 import { changedPromptFields, echoKey, itemRef, promptKey, sameItem } from './item-label';
-import { canonicalJson, changedKeys, clip, isObj, type Json } from '../lib/json';
+import { canonicalJson, changedKeys, clip, isObj, jsonText, type Json } from '../lib/json';
 import { contentTexts, readRequest, zoneOf, type RequestShape } from './request-shape';
 import { isCompactionSummary } from '../protocol/section-names';
 import { requestTools, type ToolEntry } from './tool-catalog';
@@ -78,19 +78,33 @@ function toolSignature(t: ToolEntry): Json {
   };
 }
 
-/** Tools in `body.tools` and the leading tool catalogs: the ones that sit before the conversation. */
-function prefixTools(shape: RequestShape): Map<string, ToolEntry> {
+/**
+ * Tools in `body.tools` and the leading tool catalogs: the ones that sit before the conversation.
+ * `catalogsOnly` leaves out those of `body.tools` (a catalog's tool of the same key still wins).
+ */
+function prefixTools(shape: RequestShape, catalogsOnly: boolean): Map<string, ToolEntry> {
   const map = new Map<string, ToolEntry>();
   for (const t of requestTools(shape.body)) {
+    if (catalogsOnly && t.itemIndex === null) continue;
     const leading = t.itemIndex === null || t.itemIndex < shape.conversationStart;
     if (leading && t.ref.placement !== 'tool_search_output') map.set(t.ref.key, t);
   }
   return map;
 }
 
+/** Whether two requests send the same `body.tools`, text for text. */
+function sameToolList(p: RequestShape, c: RequestShape): boolean {
+  const [a, b] = [p.body.tools, c.body.tools];
+  return Array.isArray(a) && Array.isArray(b) && jsonText(a) === jsonText(b);
+}
+
 function diffTools(p: RequestShape, c: RequestShape): RequestDiff['tools'] {
-  const before = prefixTools(p);
-  const after = prefixTools(c);
+  // Codex resends its tool list as it was: then none of its tools changed, and comparing them one
+  // by one, each side stringified, was the analysis's largest allocation (some 80 KB a turn).
+  // The text is the one the store hashes the list by, computed once.
+  const catalogsOnly = sameToolList(p, c);
+  const before = prefixTools(p, catalogsOnly);
+  const after = prefixTools(c, catalogsOnly);
   const added: ToolRef[] = [];
   const removed: ToolRef[] = [];
   const changed: ToolChange[] = [];

@@ -6,7 +6,7 @@
  * rendering (context.ts explains why).
  */
 import type { SectionGroup, ToolRef } from '../protocol/analysis';
-import { arr, isObj, str, type Json } from '../lib/json';
+import { arr, isObj, jsonText, str, type Json } from '../lib/json';
 import { readRequest, type RequestShape } from './request-shape';
 import { SECTION, developerSection, groupOf, opaquePart, userSection } from '../protocol/section-names';
 import { toolsFromList, type ToolEntry } from './tool-catalog';
@@ -57,6 +57,28 @@ function toolBlock(t: ToolEntry): Block {
     parts.push(JSON.stringify(d));
   }
   return { ...base, text: labelled(`tool ${t.ref.key}`, parts.join('\n')) };
+}
+
+/** Rendered `body.tools` lists by their text, the latest few (a main agent's, its sub-agents'). */
+const renderedLists = new Map<string, Block[]>();
+const RENDERED_LISTS = 8;
+
+/**
+ * The blocks of `body.tools`. Codex resends the same list every turn, and rendering its 20 KB
+ * again (each tool's parameters stringified, joined) was a fifth of what the analysis allocated:
+ * a list's blocks are kept by its text, the one the store hashes it by, computed once. Each call
+ * gets its own copies of the blocks; their texts are shared, as strings may be.
+ */
+function listedToolBlocks(tools: unknown): Block[] {
+  if (!Array.isArray(tools)) return toolsFromList(tools, 'tools').map(toolBlock);
+  const text = jsonText(tools);
+  let blocks = renderedLists.get(text);
+  if (!blocks) {
+    blocks = toolsFromList(tools, 'tools').map(toolBlock);
+    renderedLists.set(text, blocks);
+    if (renderedLists.size > RENDERED_LISTS) renderedLists.delete(renderedLists.keys().next().value as string);
+  }
+  return blocks.map((b) => ({ ...b, tool: b.tool && { ...b.tool } }));
 }
 
 /** Texts of an output/content list (string outputs stay as they are). */
@@ -158,7 +180,7 @@ export function renderRequest(body: unknown): Block[] {
       opaqueBytes: 0,
       unit: 'field:instructions',
     });
-  blocks.push(...toolsFromList(shape.body.tools, 'tools').map(toolBlock));
+  blocks.push(...listedToolBlocks(shape.body.tools));
   shape.input.forEach((item, i) => blocks.push(...itemBlocks(item, i, shape)));
   const format = isObj(shape.body.text) ? shape.body.text.format : undefined;
   if (isObj(format) && format.type !== 'text')

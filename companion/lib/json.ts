@@ -23,6 +23,19 @@ export function canonicalJson(value: unknown): string {
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k])).join(',') + '}';
 }
 
+const texts = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(value)`, computed once per object: a request's tool list (some 20 KB that
+ * Codex resends each turn) is read as text by the store and the analysis alike. The object must
+ * not change afterwards, as no parsed request body does.
+ */
+export function jsonText(value: object): string {
+  let text = texts.get(value);
+  if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
 /** Top-level keys whose values differ between two objects, sorted. */
 export function changedKeys(a: Json, b: Json): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);

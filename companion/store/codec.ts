@@ -8,7 +8,7 @@
 import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { SUMMARY_KEYS } from '../protocol/summary-keys';
 import { hashJson } from './hash';
-import { isObj, type Json } from '../lib/json';
+import { isObj, jsonText, type Json } from '../lib/json';
 
 export interface Delta {
   /** Exchange id whose input this one extends, or null. */
@@ -70,7 +70,7 @@ const hashedLists = new WeakMap<readonly unknown[], { hash: string; text: string
 export function hashToolList(tools: readonly unknown[]): { hash: string; text: string } {
   const known = hashedLists.get(tools);
   if (known) return known;
-  const text = JSON.stringify(tools);
+  const text = jsonText(tools);
   const out = { hash: hashJson(text), text };
   hashedLists.set(tools, out);
   return out;

@@ -51,6 +51,37 @@ describe('diffExchanges', () => {
     expect(d.firstDivergence).toEqual({ index: 0, zone: 'tools' });
   });
 
+  it('still finds a changed catalog tool when body.tools was resent as it was', async () => {
+    // The same tool list, text for text (two objects, as two parsed requests), is where the diff
+    // skips comparing body.tools tool by tool.
+    const [first, second] = [loadFixture('codemode-tool-call-1.json'), loadFixture('codemode-tool-call-2.json')];
+    for (const fx of [first, second]) fx.request!.body.tools = [{ type: 'web_search', external_web_access: false }];
+    const functions = catalogOf(second).tools.find((ns: any) => ns.name === 'functions');
+    functions.tools.find((t: any) => t.name === 'wait').description += ' Changed.';
+    const d = diffExchanges(
+      await recordFrom(first, { id: 'prev', startedAt: T0 }),
+      await recordFrom(second, { id: 'cur', startedAt: T0 + 5000 }),
+    );
+    expect(d.tools).toEqual({
+      added: [],
+      removed: [],
+      changed: [
+        { key: 'wait', namespace: 'functions', name: 'wait', placement: 'additional_tools', kind: 'builtin', fields: ['description'] },
+      ],
+    });
+  });
+
+  it('finds a tool of body.tools changed in place, its list otherwise the same', async () => {
+    const d = await diffOf('fallback-tool-call', (fx) => {
+      const tool = fx.request!.body.tools.find((t: any) => t.type === 'function');
+      tool.description += ' Changed.';
+    });
+    expect(d.tools.added).toEqual([]);
+    expect(d.tools.removed).toEqual([]);
+    expect(d.tools.changed).toHaveLength(1);
+    expect(d.tools.changed[0]).toMatchObject({ placement: 'tools', fields: ['description'] });
+  });
+
   it('does not count deferred tools arriving in a tool_search_output as a tool change', async () => {
     const d = await diffOf('fallback-tool-call', (fx) => {
       fx.request!.body.input.push({

@@ -214,6 +214,28 @@ describe('renderRequest tools and fields', () => {
     ]);
   });
 
+  it('renders a tool list resent as it was like the first time, each call with blocks of its own', () => {
+    const list = () => [{ type: 'function', name: 'f', description: 'Does f.', parameters: { type: 'object' } }];
+    const first = renderRequest({ tools: list() });
+    first[0].tool!.kind = 'mcp'; // a caller changing its copy
+    first[0].text = 'changed';
+    const again = renderRequest({ tools: list() });
+    expect(again).toEqual([
+      {
+        section: 'tool:f',
+        group: 'tools',
+        unit: 'tool:f',
+        opaqueBytes: 0,
+        text: 'tool f\nDoes f.\nparameters {"type":"object"}\n',
+        tool: expect.objectContaining({ key: 'f', kind: 'dynamic' }),
+      },
+    ]);
+    // Another list is rendered as itself, not as the one before it.
+    const edited = list();
+    edited[0].description = 'Does f twice.';
+    expect(renderRequest({ tools: edited })[0].text).toBe('tool f\nDoes f twice.\nparameters {"type":"object"}\n');
+  });
+
   it('renders a tool without a description as its parameters alone', () => {
     const blocks = renderRequest({
       tools: [
