@@ -70,13 +70,19 @@ export function exchangeFacts(record: ExchangeRecord): ExchangeFacts {
   };
 }
 
+/** Whether an exchange has a request body to analyse: a model exchange whose request was captured. */
+export function hasRequestBody(r: ExchangeRecord): boolean {
+  return r.kind === 'model' && r.request.body !== null && typeof r.request.body === 'object';
+}
+
 /**
  * Analyses `current` against `previous`, the previous exchange of its chain (`previousInChain`),
- * or null when it has none.
+ * or null when it has none. Without a request body in `current` (`hasRequestBody`) there is
+ * nothing to compare, and the previous exchange's summary is all that is read of it.
  */
 export function analyzeExchange(
   current: ExchangeRecord,
-  previous: ExchangeRecord | null,
+  previous: ExchangeRecord | ExchangeSummary | null,
   options: Partial<AnalysisOptions> = {},
 ): ExchangeAnalysis {
   const o: AnalysisOptions = { ...DEFAULT_ANALYSIS_OPTIONS, ...options };
@@ -91,8 +97,8 @@ export function analyzeExchange(
     chatgptPlan: current.route.auth === 'chatgpt',
   });
   const cost = priced.cost;
-  const hasBody = current.kind === 'model' && current.request.body !== null && typeof current.request.body === 'object';
-  const diff = previous && hasBody ? diffExchanges(previous, current) : null;
+  const hasBody = hasRequestBody(current);
+  const diff = previous && hasBody && 'request' in previous ? diffExchanges(previous, current) : null;
   const windowModel = current.identity.model ?? model;
   const cache = analyzeCache(current, previous, diff, cost, o);
   return {

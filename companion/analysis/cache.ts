@@ -6,7 +6,7 @@
  * Every exchange gets a verdict (hit, miss, cold, unknown, not applicable) and the why of it.
  */
 import type { CacheAnalysis, CacheReason, CostBreakdown, RequestDiff } from '../protocol/analysis';
-import type { ExchangeRecord } from '../protocol/exchange';
+import type { ExchangeRecord, ExchangeSummary } from '../protocol/exchange';
 import { missCost } from './pricing';
 import { nameList, phrase, phrases, type Phrase } from './texts';
 import { cacheableTokens, hitRate } from './token-math';
@@ -195,10 +195,13 @@ function firstOfThread(current: ExchangeRecord, cached: number, input: number): 
 /** OpenAI caches a prompt from this many tokens on (token-math.ts `cacheableTokens`). */
 const CACHE_MINIMUM = 1024;
 
-/** The cache figures of `current` against `previous` (same chain), with `diff` between them. */
+/**
+ * The cache figures of `current` against `previous` (same chain), with `diff` between them. Of
+ * the previous exchange only its summary is read (id, times, usage, source).
+ */
 export function analyzeCache(
   current: ExchangeRecord,
-  previous: ExchangeRecord | null,
+  previous: ExchangeSummary | null,
   diff: RequestDiff | null,
   cost: CostBreakdown | null,
   t: CacheThresholds,

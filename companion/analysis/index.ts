@@ -1,5 +1,5 @@
 /** @module The analysis stage's public entry points, for the store, the REST API and the live feed. */
-export { analyzeExchange, cacheBrief, previousInChain } from './analyze';
+export { analyzeExchange, cacheBrief, hasRequestBody, previousInChain } from './analyze';
 export { contextWindowLookup, contextWindowsFromModels } from './models-metadata';
 export { BUILTIN_PRICES } from './prices';
 export { sessionCacheReport } from './cache-report';

@@ -6,7 +6,7 @@
  * overrides, and learns context windows from `/models` replies. A failing analysis is reported
  * and the record stays stored without it.
  */
-import { analyzeExchange, cacheBrief, contextWindowLookup, contextWindowsFromModels, previousInChain } from '../analysis';
+import { analyzeExchange, cacheBrief, contextWindowLookup, contextWindowsFromModels, hasRequestBody, previousInChain } from '../analysis';
 import { describeError, type Logger } from '../lib/log';
 import type { ExchangeAnalysis } from '../protocol/analysis';
 import { ANALYSIS_VERSION } from '../protocol/version';
@@ -109,13 +109,17 @@ export class AnalysisEngine {
   }
 
   /** The previous exchange of the record's chain; `stored` reads it from the store alone (the kept one is the thread's latest). */
-  private async previous(record: ExchangeRecord, stored: boolean): Promise<ExchangeRecord | null> {
+  private async previous(record: ExchangeRecord, stored: boolean): Promise<ExchangeRecord | ExchangeSummary | null> {
     if (!record.threadId || record.sessionId === null) return null;
     const kept = stored ? undefined : this.latest.get(record.threadId);
     // `until` is exclusive; a previous that started in the same millisecond is ordered by id.
     const candidates = await this.store.chainSummaries(record, record.startedAt + 1);
     const prev = previousInChain(candidates, record);
     if (!prev) return null;
+    // A request lost to a full capture queue has nothing to compare: its summary is all the
+    // analysis reads of the previous exchange. Reading a long session's items back anyway (some
+    // 1,400, each inflated and parsed) set capture further back exactly when it was behind.
+    if (!hasRequestBody(record)) return prev;
     // Codex resent the previous request's items in this one: a long session's megabytes are not read back.
     return kept?.id === prev.id ? kept : forAnalysis(await this.store.record(prev.id, record));
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeExchange } from '../../../companion/analysis';
 import { createLogger } from '../../../companion/lib/log';
 import { AnalysisEngine, KEEP_MAX_REQUEST_BYTES, storeReads, type StoreReads } from '../../../companion/pipeline/analysis';
 import type { ExchangeRecord } from '../../../companion/protocol/exchange';
@@ -52,6 +53,25 @@ describe('the analysis engine keeps the latest exchange of a thread only when it
     const large = await analyseSecond(KEEP_MAX_REQUEST_BYTES + 1);
     expect(large.fullReads).toEqual([large.firstId]);
     expect(large.out?.analysis).toEqual(kept.out?.analysis);
+  });
+});
+
+describe('the analysis engine and an exchange whose request was not captured', () => {
+  it('reads only the previous exchange’s summary, and judges the cache as the full record would', async () => {
+    const [first, second] = await runRecords('b-tool-call', ['b-tool-call-1.json', 'b-tool-call-2.json']);
+    // The first is not kept (large), the second lost its request to a full capture queue.
+    const stored = [{ ...first, request: { ...first.request, bodyBytes: KEEP_MAX_REQUEST_BYTES + 1 } }];
+    const lost: ExchangeRecord = { ...second, request: { ...second.request, body: null }, captureComplete: false };
+    const store = reads([...stored, lost]);
+    const engine = await AnalysisEngine.open(store, createLogger('silent'), homes());
+    await engine.run(stored[0]);
+    const out = await engine.run(lost);
+    expect(store.fullReads).toEqual([]);
+    expect(out?.analysis.diff).toBeNull();
+    expect(out?.analysis.cache.previousId).toBe(first.id);
+    // The same verdict, figures and reasons as against the whole previous record.
+    expect(out?.analysis.cache).toEqual(analyzeExchange(lost, stored[0]).cache);
+    expect(out?.analysis.cache.idleMs).not.toBeNull();
   });
 });
 
