@@ -114,7 +114,7 @@ export async function serve(port: Port, config: WorkerConfig): Promise<CaptureRu
   let inbox: ToWorker[] = [];
   // Not while messages wait or an ended exchange is still worked on: a worker below normal
   // priority stores a burst's last large bodies well after they stopped arriving.
-  const collector = new IdleCollector(engineGc(), undefined, undefined, () => inbox.length > 0 || runtime.busy());
+  const collector = new IdleCollector(engineGc(), { busy: () => inbox.length > 0 || runtime.busy() });
   const receive = (m: ToWorker): void => {
     if (m.t === 'batch') return m.messages.forEach(receive);
     if (m.t === 'reqChunk' || m.t === 'chunk') collector.took(m.chunk.byteLength);

@@ -26,16 +26,26 @@ export class IdleCollector {
   private bytes = 0;
   private timer: NodeJS.Timeout | null = null;
 
+  private readonly afterBytes: number;
+  private readonly idleMs: number;
+  private readonly busy: () => boolean;
+
   constructor(
     private readonly gc: () => void,
-    private readonly afterBytes = COLLECT_AFTER_BYTES,
-    private readonly idleMs = COLLECT_IDLE_MS,
-    /**
-     * Whether what was taken in is still being worked on (parsed, analysed, stored): collected
-     * then, the garbage that work is about to leave would stay for the memory reducer's 8 s.
-     */
-    private readonly busy: () => boolean = () => false,
-  ) {}
+    opts: {
+      afterBytes?: number;
+      idleMs?: number;
+      /**
+       * Whether what was taken in is still being worked on (parsed, analysed, stored): collected
+       * then, the garbage that work is about to leave would stay for the memory reducer's 8 s.
+       */
+      busy?: () => boolean;
+    } = {},
+  ) {
+    this.afterBytes = opts.afterBytes ?? COLLECT_AFTER_BYTES;
+    this.idleMs = opts.idleMs ?? COLLECT_IDLE_MS;
+    this.busy = opts.busy ?? (() => false);
+  }
 
   /** `n` bytes were taken in; each intake pushes the collection back until the intake pauses. */
   took(n: number): void {

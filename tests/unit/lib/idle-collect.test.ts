@@ -7,7 +7,7 @@ describe('the capture worker collects its heap once a large intake pauses', () =
 
   it('collects once, after the intake passed the threshold and paused for the idle time', () => {
     const gc = vi.fn();
-    const c = new IdleCollector(gc, 1000, 250);
+    const c = new IdleCollector(gc, { afterBytes: 1000, idleMs: 250 });
     c.took(600);
     vi.advanceTimersByTime(1000);
     expect(gc).not.toHaveBeenCalled(); // below the threshold: nothing worth collecting
@@ -22,7 +22,7 @@ describe('the capture worker collects its heap once a large intake pauses', () =
 
   it('waits while bytes keep arriving, and counts afresh after a collection', () => {
     const gc = vi.fn();
-    const c = new IdleCollector(gc, 1000, 250);
+    const c = new IdleCollector(gc, { afterBytes: 1000, idleMs: 250 });
     for (let i = 0; i < 20; i++) {
       c.took(200);
       vi.advanceTimersByTime(200);
@@ -41,7 +41,7 @@ describe('the capture worker collects its heap once a large intake pauses', () =
   it('waits while what was taken in is still worked on, then collects once it is done', () => {
     const gc = vi.fn();
     let working = true;
-    const c = new IdleCollector(gc, 1000, 250, () => working);
+    const c = new IdleCollector(gc, { afterBytes: 1000, idleMs: 250, busy: () => working });
     c.took(1200);
     vi.advanceTimersByTime(1000);
     expect(gc).not.toHaveBeenCalled(); // the intake paused, but its bodies are still being stored
@@ -54,7 +54,7 @@ describe('the capture worker collects its heap once a large intake pauses', () =
 
   it('collects nothing once stopped', () => {
     const gc = vi.fn();
-    const c = new IdleCollector(gc, 10, 250);
+    const c = new IdleCollector(gc, { afterBytes: 10, idleMs: 250 });
     c.took(100);
     c.stop();
     vi.advanceTimersByTime(1000);
