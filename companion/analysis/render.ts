@@ -70,7 +70,7 @@ const RENDERED_LISTS = 8;
  * gets its own copies of the blocks; their texts are shared, as strings may be.
  */
 function listedToolBlocks(tools: unknown): Block[] {
-  if (!Array.isArray(tools)) return toolsFromList(tools, 'tools').map(toolBlock);
+  if (!Array.isArray(tools)) return []; // as toolsFromList reads anything but a list
   const text = jsonText(tools);
   let blocks = renderedLists.get(text);
   if (!blocks) {
