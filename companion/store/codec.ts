@@ -63,17 +63,15 @@ export function hashItems(items: readonly unknown[]): HashedItems {
   return out;
 }
 
-/** Tool lists hashed already, by identity: hashed when the exchange begins and again when its record is stored. */
-const hashedLists = new WeakMap<readonly unknown[], { hash: string; text: string }>();
+/** Tool lists' hashes, by identity: hashed when the exchange begins and again when its record is stored. */
+const listHashes = new WeakMap<readonly unknown[], string>();
 
-/** A tool list's hash and JSON text: it is stored once, as one object. */
+/** A tool list's hash and JSON text (`jsonText`'s, kept once per list): it is stored once, as one object. */
 export function hashToolList(tools: readonly unknown[]): { hash: string; text: string } {
-  const known = hashedLists.get(tools);
-  if (known) return known;
   const text = jsonText(tools);
-  const out = { hash: hashJson(text), text };
-  hashedLists.set(tools, out);
-  return out;
+  let hash = listHashes.get(tools);
+  if (hash === undefined) listHashes.set(tools, (hash = hashJson(text)));
+  return { hash, text };
 }
 
 /** A record's input items by hash (none for a record without an input list). */
